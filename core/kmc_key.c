@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Key to file name encoder and decoder (see kmc_key.h for the encodings).
+ */
+#include "kcompat.h"
+#include "kmc_key.h"
+
+static const char kmc_charmap[64] =
+	"0123456789"			/* 0 - 9 */
+	"abcdefghijklmnopqrstuvwxyz"	/* 10 - 35 */
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZ"	/* 36 - 61 */
+	"_-"				/* 62 - 63 */
+	;
+
+static const char kmc_hexdigits[16] = "0123456789abcdef";
+
+/* '!' to '.' and '0' to '~': no space, controls, '/' or high bytes. */
+static inline bool kmc_key_char_ok(u8 ch)
+{
+	return (ch >= '!' && ch <= '.') || (ch >= '0' && ch <= 127);
+}
+
+static inline unsigned int kmc_hex_digits(u32 x)
+{
+	return x ? (32 - __builtin_clz(x) + 3) / 4 : 0;
+}
+
+/* Word @i of the key, the bytes past @keylen read as zero. */
+static u32 kmc_key_word(const u8 *key, unsigned int keylen, unsigned int i,
+			bool big_endian)
+{
+	u8 b[4] = { 0, 0, 0, 0 };
+	unsigned int j;
+
+	if (i + 4 <= keylen)
+		return big_endian ? get_unaligned_be32(key + i) :
+				    get_unaligned_le32(key + i);
+	for (j = 0; i + j < keylen; j++)
+		b[j] = key[i + j];
+	return big_endian ? get_unaligned_be32(b) : get_unaligned_le32(b);
+}
+
+static unsigned int kmc_put_hex(char *p, u32 x)
+{
+	unsigned int n = kmc_hex_digits(x), i;
+
+	for (i = n; i; i--, x >>= 4)
+		p[i - 1] = kmc_hexdigits[x & 15];
+	return n;
+}
+
+static int kmc_cook_words(const u8 *key, unsigned int keylen, bool be,
+			  char *name)
+{
+	unsigned int i, len = 0;
+	char sep = be ? 'S' : 'T';
+
+	for (i = 0; i < keylen; i += 4) {
+		name[len++] = sep;
+		len += kmc_put_hex(name + len,
+				   kmc_key_word(key, keylen, i, be));
+		sep = ',';
+	}
+	return len;
+}
+
+static int kmc_cook_base64(const u8 *key, unsigned int keylen,
+			   unsigned int pad, char *name)
+{
+	const u8 *kend = key + keylen;
+	unsigned int acc, len = 2, k;
+
+	name[0] = 'E';
+	name[1] = '0' + pad;
+	do {
+		acc = *key++;
+		if (key < kend) {
+			acc |= *key++ << 8;
+			if (key < kend)
+				acc |= *key++ << 16;
+		}
+		for (k = 0; k < 4; k++, acc >>= 6)
+			name[len++] = kmc_charmap[acc & 63];
+	} while (key < kend);
+	return len;
+}
+
+/*
+ * Cook @keylen bytes of @key into @name (NUL-terminated, @size bytes).
+ * Returns the name's length, -ENAMETOOLONG for a key cachefiles cannot take,
+ * or -ENOSPC if @size is too small (KMC_COOKED_MAX + 1 always suffices).
+ */
+int kmc_cook_key(const u8 *key, unsigned int keylen, char *name, size_t size)
+{
+	unsigned int i, nbe = 0, nle = 0, b64len, pad;
+	bool print = true;
+	int len;
+
+	if (keylen > KMC_KEY_MAX)
+		return -ENAMETOOLONG;
+
+	for (i = 0; i < keylen; i++)
+		print &= kmc_key_char_ok(key[i]);
+	if (print) {
+		if (size < keylen + 2)
+			return -ENOSPC;
+		name[0] = 'D';
+		memcpy(name + 1, key, keylen);
+		name[keylen + 1] = '\0';
+		return keylen + 1;
+	}
+
+	for (i = 0; i < keylen; i += 4) {
+		nbe += 1 + kmc_hex_digits(kmc_key_word(key, keylen, i, true));
+		nle += 1 + kmc_hex_digits(kmc_key_word(key, keylen, i, false));
+	}
+
+	b64len = DIV_ROUND_UP(keylen, 3);
+	pad = b64len * 3 - keylen;
+	b64len = 2 + b64len * 4;
+	if (nbe < b64len || nle < b64len) {
+		if (size < min(nbe, nle) + 1)
+			return -ENOSPC;
+		len = kmc_cook_words(key, keylen, nbe <= nle, name);
+	} else {
+		if (size < b64len + 1)
+			return -ENOSPC;
+		len = kmc_cook_base64(key, keylen, pad, name);
+	}
+	name[len] = '\0';
+	return len;
+}
+EXPORT_SYMBOL(kmc_cook_key);
+
+static int kmc_hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static int kmc_b64_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 36;
+	if (c == '_')
+		return 62;
+	if (c == '-')
+		return 63;
+	return -1;
+}
+
+/* "S1,,ab" after the type letter: comma-separated words of up to 8 digits. */
+static int kmc_uncook_words(const char *p, const char *end, bool be, u8 *key,
+			    size_t size)
+{
+	unsigned int len = 0, digits;
+	u32 x;
+	int v;
+
+	for (;;) {
+		for (x = 0, digits = 0; p < end && *p != ','; p++, digits++) {
+			v = kmc_hex_value(*p);
+			if (v < 0 || digits == 8 || (digits == 0 && v == 0))
+				return -EINVAL;
+			x = (x << 4) | v;
+		}
+		if (len + 4 > size)
+			return -EINVAL;
+		if (be)
+			put_unaligned_be32(x, key + len);
+		else
+			put_unaligned_le32(x, key + len);
+		len += 4;
+		if (p == end)
+			return len;
+		p++;	/* the comma */
+	}
+}
+
+/* "E<pad>" then groups of four characters, each three bytes. */
+static int kmc_uncook_base64(const char *p, const char *end, u8 *key,
+			     size_t size)
+{
+	unsigned int pad, groups, len, i, k, acc;
+	int v;
+
+	if (p == end || *p < '0' || *p > '2')
+		return -EINVAL;
+	pad = *p++ - '0';
+	groups = (end - p) / 4;
+	if (!groups || (end - p) % 4)
+		return -EINVAL;
+	len = groups * 3 - pad;
+	if (len > size)
+		return -EINVAL;
+	for (i = 0; p < end; p += 4, i += 3) {
+		for (acc = 0, k = 0; k < 4; k++) {
+			v = kmc_b64_value(p[k]);
+			if (v < 0)
+				return -EINVAL;
+			acc |= (unsigned int)v << (6 * k);
+		}
+		/* The fill bytes of the last group must be zero. */
+		for (k = 0; k < 3; k++, acc >>= 8) {
+			if (i + k < len)
+				key[i + k] = acc & 0xff;
+			else if (acc & 0xff)
+				return -EINVAL;
+		}
+	}
+	return len;
+}
+
+/*
+ * Decode the cooked name @name (@namelen bytes, no NUL needed) into @key.
+ * S and T names give whole 32-bit words.  A name that cachefiles would never
+ * produce (bad digits, leading zeros, a key that would cook differently) is
+ * -EINVAL: re-cooking the result must give back exactly @name.
+ */
+int kmc_uncook_key(const char *name, size_t namelen, u8 *key, size_t size)
+{
+	const char *end = name + namelen;
+	char cooked[KMC_COOKED_MAX + 1];
+	int len;
+
+	if (namelen < 1 || namelen > KMC_COOKED_MAX)
+		return -EINVAL;
+	size = min(size, (size_t)KMC_UNCOOKED_MAX);
+
+	switch (name[0]) {
+	case 'D':
+		len = namelen - 1;
+		if ((size_t)len > size)
+			return -EINVAL;
+		memcpy(key, name + 1, len);
+		break;
+	case 'S':
+	case 'T':
+		len = kmc_uncook_words(name + 1, end, name[0] == 'S', key,
+				       size);
+		break;
+	case 'E':
+		len = kmc_uncook_base64(name + 1, end, key, size);
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (len < 0)
+		return len;
+
+	if (kmc_cook_key(key, len, cooked, sizeof(cooked)) != (int)namelen ||
+	    memcmp(cooked, name, namelen) != 0)
+		return -EINVAL;
+	return len;
+}
+EXPORT_SYMBOL(kmc_uncook_key);

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* kmirror hash [--salt HEX] HEX... */
+#include <string.h>
+
+#include "cli.h"
+#include "kmc_hash.h"
+
+static const char km_hash_usage[] =
+	"usage: kmirror hash [--salt HEX] HEX...\n"
+	"Print fscache_hash() of each hex key as 8 hex digits.  Keys are\n"
+	"zero-padded to a multiple of 4 bytes first, as fscache does.\n";
+
+int km_cmd_hash(int argc, char **argv)
+{
+	uint8_t buf[1024];
+	uint32_t salt = 0;
+	long len;
+	int i = 1;
+
+	if (argc >= 2 && km_is_help(argv[1])) {
+		fputs(km_hash_usage, stdout);
+		return KM_EXIT_OK;
+	}
+	if (argc >= 3 && !strcmp(argv[1], "--salt")) {
+		if (km_parse_u32_hex(argv[2], &salt))
+			return km_error("malformed salt '%s' (1-8 hex digits)",
+					argv[2]);
+		i = 3;
+	}
+	if (i >= argc)
+		return km_error("no key given (see --help)");
+	for (; i < argc; i++) {
+		memset(buf, 0, sizeof(buf));
+		len = km_parse_hex(argv[i], buf, sizeof(buf) - 3);
+		if (len < 0)
+			return km_error("malformed hex key '%s'", argv[i]);
+		printf("%08x\n", kmc_hash(salt, buf, (len + 3) & ~3L));
+	}
+	return KM_EXIT_OK;
+}

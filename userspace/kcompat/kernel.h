@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* <linux/kernel.h>, <linux/math.h>, <linux/minmax.h>: duplicated. */
+#ifndef KMIRROR_KCOMPAT_KERNEL_H
+#define KMIRROR_KCOMPAT_KERNEL_H
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define round_up(x, y) ((((x) - 1) | ((__typeof__(x))((y) - 1))) + 1)
+#define round_down(x, y) ((x) & ~((__typeof__(x))((y) - 1)))
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#define max(a, b) ((a) > (b) ? (a) : (b))
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#define BUILD_BUG_ON(cond) _Static_assert(!(cond), #cond)
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+/* Symbols are exported by the shared library's default visibility. */
+#define EXPORT_SYMBOL(sym)
+#define EXPORT_SYMBOL_GPL(sym)
+
+#define __packed __attribute__((__packed__))
+#define fallthrough __attribute__((__fallthrough__))
+
+#endif
