@@ -14,10 +14,45 @@ static const char kmc_charmap[64] =
 
 static const char kmc_hexdigits[16] = "0123456789abcdef";
 
-/* '!' to '.' and '0' to '~': no space, controls, '/' or high bytes. */
-static inline bool kmc_key_char_ok(u8 ch)
+/* Bytes a D name may carry: '!' to '.' and '0' to DEL, as in key.c. */
+static const u8 kmc_filecharmap[256] = {
+	[33] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	[48] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
+#define KMC_ONES	0x0101010101010101ULL
+#define KMC_HIGHS	0x8080808080808080ULL
+
+/*
+ * Eight bytes at once: none below '!', none equal to '/', none above DEL.
+ * (x - 33*ones) & ~x & highs is the classic "has a byte < 33" test for
+ * bytes below 128; the high-bit test catches the rest.
+ */
+static inline bool kmc_key_printable8(u64 x)
 {
-	return (ch >= '!' && ch <= '.') || (ch >= '0' && ch <= 127);
+	u64 slash = x ^ (KMC_ONES * '/');
+
+	return !(((x - KMC_ONES * 33) | (slash - KMC_ONES) | x) & KMC_HIGHS);
+}
+
+static bool kmc_key_printable(const u8 *key, unsigned int keylen)
+{
+	unsigned int i = 0;
+	u64 x;
+
+	for (; i + 8 <= keylen; i += 8) {
+		memcpy(&x, key + i, sizeof(x));
+		if (!kmc_key_printable8(x))
+			return false;
+	}
+	for (; i < keylen; i++)
+		if (!kmc_filecharmap[key[i]])
+			return false;
+	return true;
 }
 
 static inline unsigned int kmc_hex_digits(u32 x)
@@ -25,19 +60,44 @@ static inline unsigned int kmc_hex_digits(u32 x)
 	return x ? (32 - __builtin_clz(x) + 3) / 4 : 0;
 }
 
-/* Word @i of the key, the bytes past @keylen read as zero. */
-static u32 kmc_key_word(const u8 *key, unsigned int keylen, unsigned int i,
-			bool big_endian)
+/* The last, partial word of a key, its missing bytes read as zero. */
+static u32 kmc_key_tail_word(const u8 *key, unsigned int keylen,
+			     unsigned int i, bool big_endian)
 {
 	u8 b[4] = { 0, 0, 0, 0 };
 	unsigned int j;
 
-	if (i + 4 <= keylen)
-		return big_endian ? get_unaligned_be32(key + i) :
-				    get_unaligned_le32(key + i);
 	for (j = 0; i + j < keylen; j++)
 		b[j] = key[i + j];
 	return big_endian ? get_unaligned_be32(b) : get_unaligned_le32(b);
+}
+
+/* Word @i of the key, the bytes past @keylen read as zero. */
+static inline u32 kmc_key_word(const u8 *key, unsigned int keylen,
+			       unsigned int i, bool big_endian)
+{
+	if (likely(i + 4 <= keylen))
+		return big_endian ? get_unaligned_be32(key + i) :
+				    get_unaligned_le32(key + i);
+	return kmc_key_tail_word(key, keylen, i, big_endian);
+}
+
+/*
+ * Lengths of the S and T names in *@nbe and *@nle.  Stops early once both
+ * reach @limit (the base64 length): the caller then picks E either way.
+ */
+static void kmc_word_name_lengths(const u8 *key, unsigned int keylen,
+				  unsigned int limit, unsigned int *nbe,
+				  unsigned int *nle)
+{
+	unsigned int i, be = 0, le = 0;
+
+	for (i = 0; i < keylen && (be < limit || le < limit); i += 4) {
+		be += 1 + kmc_hex_digits(kmc_key_word(key, keylen, i, true));
+		le += 1 + kmc_hex_digits(kmc_key_word(key, keylen, i, false));
+	}
+	*nbe = be;
+	*nle = le;
 }
 
 static unsigned int kmc_put_hex(char *p, u32 x)
@@ -64,24 +124,38 @@ static int kmc_cook_words(const u8 *key, unsigned int keylen, bool be,
 	return len;
 }
 
+/* Four name characters for the low 24 bits of @acc, low six bits first. */
+static inline void kmc_put_b64(char *p, u32 acc)
+{
+	u32 out = kmc_charmap[acc & 63] |
+		  kmc_charmap[(acc >> 6) & 63] << 8 |
+		  kmc_charmap[(acc >> 12) & 63] << 16 |
+		  (u32)kmc_charmap[(acc >> 18) & 63] << 24;
+
+	put_unaligned_le32(out, p);
+}
+
+/* Base64 as key.c does it: little-endian groups, a short last group. */
 static int kmc_cook_base64(const u8 *key, unsigned int keylen,
 			   unsigned int pad, char *name)
 {
-	const u8 *kend = key + keylen;
-	unsigned int acc, len = 2, k;
+	unsigned int i, len = 2, acc;
 
 	name[0] = 'E';
 	name[1] = '0' + pad;
-	do {
-		acc = *key++;
-		if (key < kend) {
-			acc |= *key++ << 8;
-			if (key < kend)
-				acc |= *key++ << 16;
-		}
-		for (k = 0; k < 4; k++, acc >>= 6)
-			name[len++] = kmc_charmap[acc & 63];
-	} while (key < kend);
+	/* Whole 32-bit loads while a fourth byte is there to spare. */
+	for (i = 0; i + 4 <= keylen; i += 3, len += 4)
+		kmc_put_b64(name + len, get_unaligned_le32(key + i));
+	for (; i + 3 <= keylen; i += 3, len += 4)
+		kmc_put_b64(name + len,
+			    key[i] | key[i + 1] << 8 | key[i + 2] << 16);
+	if (i < keylen) {
+		acc = key[i];
+		if (i + 1 < keylen)
+			acc |= key[i + 1] << 8;
+		kmc_put_b64(name + len, acc);
+		len += 4;
+	}
 	return len;
 }
 
@@ -92,16 +166,13 @@ static int kmc_cook_base64(const u8 *key, unsigned int keylen,
  */
 int kmc_cook_key(const u8 *key, unsigned int keylen, char *name, size_t size)
 {
-	unsigned int i, nbe = 0, nle = 0, b64len, pad;
-	bool print = true;
+	unsigned int nbe, nle, b64len, pad;
 	int len;
 
 	if (keylen > KMC_KEY_MAX)
 		return -ENAMETOOLONG;
 
-	for (i = 0; i < keylen; i++)
-		print &= kmc_key_char_ok(key[i]);
-	if (print) {
+	if (kmc_key_printable(key, keylen)) {
 		if (size < keylen + 2)
 			return -ENOSPC;
 		name[0] = 'D';
@@ -110,14 +181,10 @@ int kmc_cook_key(const u8 *key, unsigned int keylen, char *name, size_t size)
 		return keylen + 1;
 	}
 
-	for (i = 0; i < keylen; i += 4) {
-		nbe += 1 + kmc_hex_digits(kmc_key_word(key, keylen, i, true));
-		nle += 1 + kmc_hex_digits(kmc_key_word(key, keylen, i, false));
-	}
-
 	b64len = DIV_ROUND_UP(keylen, 3);
 	pad = b64len * 3 - keylen;
 	b64len = 2 + b64len * 4;
+	kmc_word_name_lengths(key, keylen, b64len, &nbe, &nle);
 	if (nbe < b64len || nle < b64len) {
 		if (size < min(nbe, nle) + 1)
 			return -ENOSPC;

@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# deps.sh [extra-package...]
+#
+# Install the Debian 12 packages kmirror needs to build and test.  As root it
+# runs apt-get; otherwise it prints the exact apt-get line and fails, so that
+# nothing half-installed is ever mistaken for a working setup.
+set -eu
+
+KMIRROR_PACKAGES="build-essential meson ninja-build pkg-config python3 \
+clang lld llvm libclang-rt-14-dev \
+liburcu-dev libcmocka-dev libfuse3-dev fuse3 valgrind attr xz-utils \
+linux-source-6.1 ccache"
+
+missing=
+for p in $KMIRROR_PACKAGES "$@"; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+		grep -q '^install ok installed$' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+line="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "kmirror needs these Debian packages; run as root:" >&2
+	echo "  apt-get update && $line" >&2
+	exit 1
+fi
+echo "deps: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

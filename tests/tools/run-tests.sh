@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# run-tests.sh: install what is missing, then build and run every suite:
+#   gcc   -Werror build: all suites, then again under valgrind memcheck
+#   clang -Werror build: all suites, fuzz targets for a bounded time
+#   clang ASan+UBSan build: all suites
+# Build dirs go under $KMIRROR_BUILD (default: build-test/).  The last line
+# is the total: "kmirror: N passed, N failed, N skipped".
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=${KMIRROR_BUILD:-$top/build-test}
+cd "$top"
+"$top/tests/tools/deps.sh"
+
+passed=0 failed=0 skipped=0 status=0
+
+# Add up one meson test run's results from its JSON log.
+tally() {
+	set -- $(python3 - "$1/meson-logs/testlog${2:+-$2}.json" <<'PY'
+import json, sys
+c = {'OK': 0, 'FAIL': 0, 'SKIP': 0}
+for line in open(sys.argv[1]):
+    r = json.loads(line)['result']
+    k = 'OK' if r in ('OK', 'EXPECTEDFAIL') else 'SKIP' if r == 'SKIP' else 'FAIL'
+    c[k] += 1
+print(c['OK'], c['FAIL'], c['SKIP'])
+PY
+)
+	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
+}
+
+# run NAME SETUP-ARGS... -- TEST-ARGS...
+run() {
+	name=$1
+	shift
+	setup=
+	while [ "$1" != -- ]; do setup="$setup $1"; shift; done
+	shift
+	echo "=== $name: meson setup$setup"
+	# shellcheck disable=SC2086
+	meson setup --wipe "$out/$name" $setup -Dwerror=true >"$out/$name.setup.log" 2>&1 ||
+		meson setup "$out/$name" $setup -Dwerror=true >"$out/$name.setup.log" 2>&1 || {
+		cat "$out/$name.setup.log"; exit 1; }
+	ninja -C "$out/$name"
+	meson test -C "$out/$name" --print-errorlogs "$@" || status=1
+	tally "$out/$name" "$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/\1/p')"
+}
+
+mkdir -p "$out"
+export CC=gcc
+run gcc -- --num-processes 2
+run gcc -- --setup=valgrind --num-processes 2
+export CC=clang
+run clang -Dfuzz=true -- --num-processes 2
+run asan -Db_sanitize=address,undefined -Db_lundef=false -- --num-processes 2
+
+echo "kmirror: $passed passed, $failed failed, $skipped skipped"
+exit $status
