@@ -23,5 +23,8 @@
 #include "kcompat/errno.h"
 #include "kcompat/slab.h"
 #include "kcompat/printk.h"
+#include "kcompat/ctype.h"
+#include "kcompat/page.h"
+#include "kcompat/err.h"
 
 #endif /* KMIRROR_KCOMPAT_H */

@@ -1,8 +1,185 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* kmirror cache: not written yet (issue 2 in progress). */
+/* kmirror cache ls DIR [--json] */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
 #include "cli.h"
+#include "kmirror/cache.h"
+
+static const char km_cache_ls_usage[] =
+	"usage: kmirror cache ls DIR [--json]\n"
+	"List every data object of the cachefiles-layout cache rooted at DIR (the\n"
+	"directory that holds cache/ and graveyard/), in name order.\n"
+	"Text: one line per object: volume key, cookie key (hex), object size,\n"
+	"path relative to DIR (control characters in names shown as \\xNN).\n"
+	"Keys come from the object names: S and T names give whole 32-bit words.\n"
+	"--json: one JSON object per line with volume, key (hex), object_size,\n"
+	"zero_point, type, content, aux (hex) and path; bytes of names that are\n"
+	"not UTF-8 come out as \\udcNN (Python's surrogateescape).\n"
+	"Damaged objects and entries with no place in the layout are reported on\n"
+	"stderr as \"error: PATH: why\"; the others are still listed, and the exit\n"
+	"status is then 1.  Exit status 2: DIR is missing or not a cache.\n";
+
+/* Text mode: a name as is, but control characters as \xNN. */
+static void km_put_text(const char *s)
+{
+	for (; *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			printf("\\x%02x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+}
+
+/* Length of the valid UTF-8 sequence at @s, or 0 if it is not one. */
+static size_t km_utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/* A JSON string literal of the NUL-terminated bytes @s. */
+static void km_put_json_str(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n;
+
+	putchar('"');
+	while (*s) {
+		n = km_utf8_len(s);
+		if (!n)
+			printf("\\udc%02x", *s++);
+		else if (*s == '"' || *s == '\\')
+			printf("\\%c", *s++);
+		else if (*s < 0x20)
+			printf("\\u%04x", *s++);
+		else
+			s += fwrite(s, 1, n, stdout);
+	}
+	putchar('"');
+}
+
+static void km_put_hex_str(const uint8_t *buf, size_t len)
+{
+	putchar('"');
+	km_print_hex(stdout, buf, len);
+	putchar('"');
+}
+
+static void km_print_json(const struct kmirror_cache_object *o)
+{
+	fputs("{\"volume\":", stdout);
+	km_put_json_str(o->volume);
+	fputs(",\"key\":", stdout);
+	km_put_hex_str(o->key, o->key_len);
+	printf(",\"object_size\":%" PRIu64 ",\"zero_point\":%" PRIu64
+	       ",\"type\":%u,\"content\":%u,\"aux\":", o->object_size,
+	       o->zero_point, o->type, o->content);
+	km_put_hex_str(o->aux, o->aux_len);
+	fputs(",\"path\":", stdout);
+	km_put_json_str(o->path);
+	fputs("}\n", stdout);
+}
+
+static void km_print_text(const struct kmirror_cache_object *o)
+{
+	km_put_text(o->volume);
+	putchar(' ');
+	km_print_hex(stdout, o->key, o->key_len);
+	printf(" %" PRIu64 " ", o->object_size);
+	km_put_text(o->path);
+	putchar('\n');
+}
+
+/* The one-line reason a cache root cannot be listed. */
+static int km_open_error(const char *dir, int err)
+{
+	if (err == -EMEDIUMTYPE)
+		return km_error("'%s' is not a cachefiles cache (no cache/ directory)",
+				dir);
+	return km_error("cannot open cache '%s': %s", dir, strerror(-err));
+}
+
+static int km_cache_walk(struct kmirror_cache_scan *scan, int json)
+{
+	struct kmirror_cache_object o;
+	int ret;
+
+	while ((ret = kmirror_cache_next(scan, &o)) > 0) {
+		if (o.error) {
+			fflush(stdout);
+			fputs("error: ", stderr);
+			fprintf(stderr, "%s: %s\n", o.path, o.error_msg);
+		} else if (json) {
+			km_print_json(&o);
+		} else {
+			km_print_text(&o);
+		}
+	}
+	if (ret < 0) {
+		fflush(stdout);
+		km_error("cache walk stopped: %s", strerror(-ret));
+		return KM_EXIT_FAIL;
+	}
+	return kmirror_cache_errors(scan) ? KM_EXIT_FAIL : KM_EXIT_OK;
+}
+
+static int km_cache_ls(int argc, char **argv)
+{
+	struct kmirror_cache_scan *scan;
+	const char *dir = NULL;
+	int i, json = 0, ret;
+
+	for (i = 1; i < argc; i++) {
+		if (km_is_help(argv[i])) {
+			fputs(km_cache_ls_usage, stdout);
+			return KM_EXIT_OK;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = 1;
+		} else if (!dir && (argv[i][0] != '-' || !argv[i][1])) {
+			dir = argv[i];
+		} else {
+			return km_error("unexpected argument '%s' (see --help)",
+					argv[i]);
+		}
+	}
+	if (!dir)
+		return km_error("no cache directory given (see --help)");
+	ret = kmirror_cache_open(dir, &scan);
+	if (ret < 0)
+		return km_open_error(dir, ret);
+	ret = km_cache_walk(scan, json);
+	kmirror_cache_close(scan);
+	return ret;
+}
+
+static const struct km_command km_cache_cmds[] = {
+	{ "ls", "list the objects of a cache", km_cache_ls },
+	{ NULL, NULL, NULL },
+};
 
 int km_cmd_cache(int argc, char **argv)
 {
-	return km_error("kmirror cache: not available in this build");
+	return km_dispatch("cache", km_cache_cmds, argc, argv);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* <linux/types.h>: duplicated (fixed-width kernel types). */
+/* <linux/types.h>: duplicated (the kernel's fixed-width types). */
 #ifndef KMIRROR_KCOMPAT_TYPES_H
 #define KMIRROR_KCOMPAT_TYPES_H
 
@@ -10,6 +10,14 @@
 #include <limits.h>
 #include <sys/types.h>
 
+/*
+ * __le32, __be64 and friends come from the kernel's UAPI <linux/types.h>
+ * (linux-libc-dev), which <sys/stat.h> pulls in anyway for statx(): one
+ * definition, no clash.  Sparse checks their endianness in the kernel only.
+ */
+#include <linux/types.h>
+
+/* Fixed-width types as libc has them, so userspace glue mixes freely. */
 typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
@@ -18,14 +26,6 @@ typedef int8_t s8;
 typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
-
-/* Endian-annotated types: sparse checks them in the kernel, not here. */
-typedef uint16_t __le16;
-typedef uint16_t __be16;
-typedef uint32_t __le32;
-typedef uint32_t __be32;
-typedef uint64_t __le64;
-typedef uint64_t __be64;
 
 #ifndef NAME_MAX
 #define NAME_MAX 255

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * kmirror/cache.h - read a cache in the cachefiles on-disk layout.
+ *
+ * A cache root is the directory given to cachefiles' "dir" command: it holds
+ * cache/ (cache/I<volume>/@xx/<cooked key> data objects) and graveyard/.
+ * The scanner walks cache/ in name order and returns every entry it finds
+ * there: each data object with its decoded user.CacheFiles.cache xattr, and
+ * each entry that is damaged or has no place in the layout, with an error.
+ * Nothing is skipped silently and nothing is written.
+ *
+ * Not thread-safe per scanner; independent scanners may run concurrently.
+ */
+#ifndef KMIRROR_CACHE_H
+#define KMIRROR_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a record describes. */
+enum kmirror_cache_kind {
+	KMIRROR_CACHE_OBJECT = 0,	/* cache/I<vol>/@xx/<name> */
+	KMIRROR_CACHE_VOLUME = 1,	/* cache/I<vol>: only when in error */
+	KMIRROR_CACHE_FANOUT = 2,	/* cache/I<vol>/@xx: only when in error */
+	KMIRROR_CACHE_STRAY = 3,	/* an entry the layout has no place for */
+};
+
+/* The object's content byte (enum cachefiles_content of Linux 6.1). */
+enum kmirror_cache_content {
+	KMIRROR_CONTENT_NO_DATA = 0,
+	KMIRROR_CONTENT_SINGLE = 1,
+	KMIRROR_CONTENT_ALL = 2,
+	KMIRROR_CONTENT_BACKFS_MAP = 3,
+	KMIRROR_CONTENT_DIRTY = 4,
+};
+
+/*
+ * One record.  Every pointer stays valid until the next
+ * kmirror_cache_next() or kmirror_cache_close() on the same scanner.
+ *
+ * error is 0 or a negative errno; error_msg then says what is wrong in
+ * words (e.g. "xattr truncated (shorter than its header)").  Fields that
+ * could be read before the error are filled in, the others are zero/empty:
+ * a record with an error still has its path, and an object whose name
+ * decoded still has its volume and key.
+ */
+struct kmirror_cache_object {
+	enum kmirror_cache_kind kind;
+	const char *path;		/* relative to the cache root */
+	const char *volume;		/* volume key, NUL-terminated */
+	size_t volume_len;
+	const uint8_t *volume_coherency; /* the volume xattr's data */
+	size_t volume_coherency_len;
+	const uint8_t *key;		/* cookie key, uncooked from the name;
+					 * S/T names give whole 32-bit words */
+	size_t key_len;
+	uint32_t key_hash;		/* fscache hash of the key */
+	unsigned int fanout;		/* @xx directory it lives in */
+	uint64_t object_size;
+	uint64_t zero_point;
+	uint8_t type;			/* 1: data */
+	uint8_t content;		/* enum kmirror_cache_content */
+	const uint8_t *aux;		/* netfs coherency (aux) data */
+	size_t aux_len;
+	int error;
+	const char *error_msg;
+};
+
+struct kmirror_cache_scan;
+
+/*
+ * Open the cache root @dir.  0 and *@scan on success; the open(2) error
+ * (-ENOENT, -ENOTDIR, -EACCES, ...) if @dir cannot be opened;
+ * -EMEDIUMTYPE if @dir has no cache/ directory (not a cachefiles cache);
+ * -ENOMEM.  graveyard/ is not required and is not walked: it only ever
+ * holds dead directories.
+ */
+int kmirror_cache_open(const char *dir, struct kmirror_cache_scan **scan);
+/* The same, relative to the directory @dirfd (or AT_FDCWD). */
+int kmirror_cache_openat(int dirfd, const char *dir,
+			 struct kmirror_cache_scan **scan);
+
+/*
+ * Fill @obj with the next record.  1: a record (check obj->error), 0: the
+ * walk is over, negative errno: the walk cannot go on (-ENOMEM, or cache/
+ * itself became unreadable); the scanner may then only be closed.
+ */
+int kmirror_cache_next(struct kmirror_cache_scan *scan,
+		       struct kmirror_cache_object *obj);
+
+/* Number of records with an error returned so far. */
+unsigned long kmirror_cache_errors(const struct kmirror_cache_scan *scan);
+
+void kmirror_cache_close(struct kmirror_cache_scan *scan);
+
+/* "no_data", "single", "all", "backfs_map", "dirty" or "?". */
+const char *kmirror_cache_content_name(unsigned int content);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KMIRROR_CACHE_H */
