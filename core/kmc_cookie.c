@@ -10,15 +10,6 @@
 #include "kmc_cookie.h"
 
 /* The key half of __fscache_acquire_cookie()'s check. */
-static int kmc_cookie_key_check(const void *key, size_t klen)
-{
-	if (!key || !klen)
-		return -EINVAL;
-	if (klen > KMC_COOKIE_KEY_MAX)
-		return -EMSGSIZE;
-	return 0;
-}
-
 /*
  * __fscache_acquire_cookie(): "!index_key || !index_key_len ||
  * index_key_len > 255 || aux_data_len > 255" returns NULL.  The aux
@@ -67,52 +58,6 @@ int kmc_cookie_key_build(const void *key, size_t klen, u8 *buf, size_t size)
 }
 EXPORT_SYMBOL(kmc_cookie_key_build);
 
-/* fscache_set_key(): fscache_hash(volume->key_hash, buf, buf_size). */
-u32 kmc_cookie_key_hash(u32 volume_hash, const u8 *buf, size_t buflen)
-{
-	return kmc_hash(volume_hash, buf, buflen);
-}
-EXPORT_SYMBOL(kmc_cookie_key_hash);
-
-/* Pad on the stack (256 bytes at most) and hash. */
-int kmc_cookie_hash(u32 volume_hash, const void *key, size_t klen,
-		    u32 *hash)
-{
-	u8 buf[KMC_COOKIE_BUF_MAX];
-	int n;
-
-	n = kmc_cookie_key_build(key, klen, buf, sizeof(buf));
-	if (n < 0)
-		return n;
-	*hash = kmc_cookie_key_hash(volume_hash, buf, n);
-	return 0;
-}
-EXPORT_SYMBOL(kmc_cookie_hash);
-
-/*
- * fscache_cookie_same(): hash, then length, then the key bytes; the kernel
- * compares key_len bytes only, never the padding.
- */
-bool kmc_cookie_same(u32 a_hash, const void *a, unsigned int alen,
-		     u32 b_hash, const void *b, unsigned int blen)
-{
-	if (a_hash != b_hash || alen != blen)
-		return false;
-	return memcmp(a, b, alen) == 0;
-}
-EXPORT_SYMBOL(kmc_cookie_same);
-
-/*
- * fscache_hash_cookie(): a live match is "Duplicate cookie detected", a
- * relinquished one is waited for until it is DROPPED.
- */
-enum kmc_hash_verdict kmc_cookie_hash_verdict(bool same, bool relinquished)
-{
-	if (!same)
-		return KMC_HASH_CONTINUE;
-	return relinquished ? KMC_HASH_WAIT : KMC_HASH_DUPLICATE;
-}
-EXPORT_SYMBOL(kmc_cookie_hash_verdict);
 
 /*
  * fscache_update_aux(): the aux length never changes after acquire, so a

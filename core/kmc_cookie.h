@@ -31,6 +31,7 @@
 #define KMC_COOKIE_H
 
 #include "kcompat.h"
+#include "kmc_hash.h"
 #include "kmc_volume.h"
 
 /* __fscache_acquire_cookie(): index_key_len > 255 is refused. */
@@ -64,13 +65,36 @@ unsigned int kmc_cookie_aux_len(const void *aux, size_t auxlen);
  */
 int kmc_cookie_key_build(const void *key, size_t klen, u8 *buf, size_t size);
 /* key_hash of a padded buffer: fscache_hash(volume_hash, buf, buflen). */
-u32 kmc_cookie_key_hash(u32 volume_hash, const u8 *buf, size_t buflen);
+static inline u32 kmc_cookie_key_hash(u32 volume_hash, const u8 *buf,
+				      size_t buflen)
+{
+	return kmc_hash(volume_hash, buf, buflen);
+}
+
 /*
  * key_hash straight from an unpadded key of @klen bytes (reads exactly
- * @klen bytes; pads internally).  Errors as kmc_cookie_key_build().
+ * @klen bytes, pads virtually).  Errors as kmc_cookie_key_build(): the
+ * length rule of fscache_acquire_cookie().
  */
-int kmc_cookie_hash(u32 volume_hash, const void *key, size_t klen,
-		    u32 *hash);
+static inline int kmc_cookie_key_check(const void *key, size_t klen)
+{
+	if (!key || !klen)
+		return -EINVAL;
+	if (klen > KMC_COOKIE_KEY_MAX)
+		return -EMSGSIZE;
+	return 0;
+}
+
+static inline int kmc_cookie_hash(u32 volume_hash, const void *key,
+				  size_t klen, u32 *hash)
+{
+	int ret = kmc_cookie_key_check(key, klen);
+
+	if (ret)
+		return ret;
+	*hash = kmc_hash_padded(volume_hash, key, klen);
+	return 0;
+}
 /* The cachefiles fan-out directory of a cookie: (u8)key_hash. */
 static inline unsigned int kmc_cookie_fanout(u32 key_hash)
 {
@@ -82,8 +106,14 @@ static inline unsigned int kmc_cookie_fanout(u32 key_hash)
  * the caller's.  Reads @alen bytes of @a and @blen of @b (only if hashes
  * and lengths are equal).
  */
-bool kmc_cookie_same(u32 a_hash, const void *a, unsigned int alen,
-		     u32 b_hash, const void *b, unsigned int blen);
+static inline bool kmc_cookie_same(u32 a_hash, const void *a,
+				   unsigned int alen, u32 b_hash,
+				   const void *b, unsigned int blen)
+{
+	if (a_hash != b_hash || alen != blen)
+		return false;
+	return memcmp(a, b, alen) == 0;
+}
 /*
  * fscache_hash_cookie()'s decision for one bucket entry: @same from
  * kmc_cookie_same() (same volume too), @relinquished from the entry's
@@ -91,7 +121,13 @@ bool kmc_cookie_same(u32 a_hash, const void *a, unsigned int alen,
  * ("Duplicate cookie detected"); WAIT: take a ref on the old cookie,
  * hash the candidate, then wait until the old cookie's state is DROPPED.
  */
-enum kmc_hash_verdict kmc_cookie_hash_verdict(bool same, bool relinquished);
+static inline enum kmc_hash_verdict kmc_cookie_hash_verdict(bool same,
+							     bool relinquished)
+{
+	if (!same)
+		return KMC_HASH_CONTINUE;
+	return relinquished ? KMC_HASH_WAIT : KMC_HASH_DUPLICATE;
+}
 
 /*
  * fscache_update_aux(): if @new_aux is not NULL, copy exactly @aux_len

@@ -36,7 +36,7 @@ static void test_cookie_vectors(void **state)
 	for (i = 0; i < ARRAY_SIZE(kmv_cookie); i++) {
 		const struct kmv_cookie *v = &kmv_cookie[i];
 		u8 buf[KMC_COOKIE_BUF_MAX];
-		u32 vhash, hash;
+		u32 vhash, hash = 0;
 		int n;
 
 		assert_int_equal(kmc_volume_hash(v->vkey, strlen(v->vkey),
@@ -65,7 +65,7 @@ static void check_fixture_line(const char *line, int lineno)
 	u8 key[KMC_COOKIE_KEY_MAX];
 	unsigned long long size;
 	unsigned int fan;
-	u32 vhash, hash;
+	u32 vhash, hash = 0;
 	int n;
 
 	if (sscanf(line, "%299s %599s %llu %1023s", vkey, khex, &size,

@@ -671,12 +671,6 @@ static bool kmf_lookup_hash(struct fscache_volume *volume, const void *key,
 {
 	int ret;
 
-	/* A key of whole words is its own padded buffer: hash it in place. */
-	if (volume && key && klen && klen <= KMC_COOKIE_KEY_MAX &&
-	    klen == KMC_COOKIE_BUF_LEN(klen)) {
-		*hash = kmc_cookie_key_hash(volume->key_hash, key, klen);
-		return true;
-	}
 	ret = volume ? kmc_cookie_hash(volume->key_hash, key, klen, hash) :
 		       -EINVAL;
 

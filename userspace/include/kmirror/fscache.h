@@ -14,7 +14,7 @@
  *   cache/I<volume key>/@xx/<cooked>   one data object per cookie
  *   graveyard/                         buried (stale) volume directories
  *
- * Where userspace differs from the kernel API (docs/ has the full table):
+ * Where userspace differs from the kernel API:
  *  - There is no global cache registry: a struct fscache_cache is opened on
  *    a directory and passed to fscache_acquire_volume() in place of the
  *    kernel's cache_name.
