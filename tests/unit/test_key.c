@@ -84,10 +84,11 @@ static void test_cook_refuses_long_key(void **state)
 static void test_cook_small_buffer(void **state)
 {
 	const u8 key[3] = { 'a', 'b', 'c' };
-	char name[4];
+	char name[5];
 
-	assert_int_equal(kmc_cook_key(key, 3, name, sizeof(name)), -ENOSPC);
-	assert_int_equal(kmc_cook_key(key, 3, name, 5), 4);
+	assert_int_equal(kmc_cook_key(key, 3, name, sizeof(name) - 1),
+			 -ENOSPC);
+	assert_int_equal(kmc_cook_key(key, 3, name, sizeof(name)), 4);
 	assert_string_equal(name, "Dabc");
 }
 
