@@ -4,6 +4,7 @@
 #   gcc   -Werror build: all suites, then again under valgrind memcheck
 #   clang -Werror build: all suites, fuzz targets for a bounded time
 #   clang ASan+UBSan build: all suites
+#   clang TSan build: the thread stress
 # Build dirs go under $KMIRROR_BUILD (default: build-test/).  The last line
 # is the total: "kmirror: N passed, N failed, N skipped".
 set -eu
@@ -53,6 +54,9 @@ run gcc -- --setup=valgrind --num-processes 2
 export CC=clang
 run clang -Dfuzz=true -- --num-processes 2
 run asan -Db_sanitize=address,undefined -Db_lundef=false -- --num-processes 2
+# The thread stress under ThreadSanitizer (helgrind cannot follow C11
+# atomics or liburcu; see tests/stress/stress_fscache.c).
+run tsan -Db_sanitize=thread -Db_lundef=false -- --suite stress
 
 echo "kmirror: $passed passed, $failed failed, $skipped skipped"
 exit $status
