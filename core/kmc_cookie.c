@@ -58,7 +58,6 @@ int kmc_cookie_key_build(const void *key, size_t klen, u8 *buf, size_t size)
 }
 EXPORT_SYMBOL(kmc_cookie_key_build);
 
-
 /*
  * fscache_update_aux(): the aux length never changes after acquire, so a
  * new aux buffer must hold at least @aux_len bytes.

@@ -95,6 +95,7 @@ static inline int kmc_cookie_hash(u32 volume_hash, const void *key,
 	*hash = kmc_hash_padded(volume_hash, key, klen);
 	return 0;
 }
+
 /* The cachefiles fan-out directory of a cookie: (u8)key_hash. */
 static inline unsigned int kmc_cookie_fanout(u32 key_hash)
 {
@@ -114,6 +115,7 @@ static inline bool kmc_cookie_same(u32 a_hash, const void *a,
 		return false;
 	return memcmp(a, b, alen) == 0;
 }
+
 /*
  * fscache_hash_cookie()'s decision for one bucket entry: @same from
  * kmc_cookie_same() (same volume too), @relinquished from the entry's
@@ -121,8 +123,8 @@ static inline bool kmc_cookie_same(u32 a_hash, const void *a,
  * ("Duplicate cookie detected"); WAIT: take a ref on the old cookie,
  * hash the candidate, then wait until the old cookie's state is DROPPED.
  */
-static inline enum kmc_hash_verdict kmc_cookie_hash_verdict(bool same,
-							     bool relinquished)
+static inline enum kmc_hash_verdict
+kmc_cookie_hash_verdict(bool same, bool relinquished)
 {
 	if (!same)
 		return KMC_HASH_CONTINUE;

@@ -343,7 +343,7 @@ int kmc_cookie_unuse(int n_active, unsigned long flags, bool update,
 EXPORT_SYMBOL(kmc_cookie_unuse);
 
 /*
- * fscache_cookie_state_machine(), ACTIVE and FAILED (ACTIVE falls through
+ * fscache_cookie_state_machine(), ACTIVE and FAILED (ACTIVE goes on into
  * after its own checks): a pending invalidation's access ends first; with
  * no access left, relinquish beats withdraw.
  */

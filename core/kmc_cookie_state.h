@@ -90,6 +90,7 @@ enum kmc_cookie_event {
 	KMC_CEV_DROP_UNCACHED,
 	KMC_CEV__NR
 };
+
 #define KMC_CEV_NONE	(-1)
 
 /*
@@ -266,6 +267,7 @@ enum kmc_lookup_result {
 	KMC_LOOKUP_NO_VOLUME,	/* the volume could not be created */
 	KMC_LOOKUP_FAILED,	/* ops->lookup_cookie() false */
 };
+
 /*
  * The end of fscache_perform_lookup() in @state (LOOKING_UP, CREATING, or
  * FAILED if the backend called fscache_caching_failed()).  The volume
@@ -307,6 +309,7 @@ enum kmc_object_fate {
 	KMC_OBJECT_DELETE,	/* retired: delete it */
 	KMC_OBJECT_DROP_TMPFILE, /* retired tmpfile: just let it go */
 };
+
 /*
  * cachefiles_clean_up_object(): fate by RETIRED and @tmpfile (the object
  * is an unlinked tmpfile).  For COMMIT, cachefiles_commit_object() writes
@@ -338,11 +341,13 @@ enum kmc_want {
 	KMC_WANT_WRITE,		/* FSCACHE_WANT_WRITE */
 	KMC_WANT_READ,		/* FSCACHE_WANT_READ */
 };
+
 enum kmc_op_verdict {
 	KMC_OP_READY,		/* go on */
 	KMC_OP_WAIT,		/* wait for a state change, then ask again */
 	KMC_OP_NOT_LIVE,	/* -ENOBUFS (the kernel WARNs in R and D) */
 };
+
 /*
  * fscache_begin_operation() (begin read/write and resize; after a
  * successful kmc_cookie_begin_access()) and fscache_wait_for_operation():

@@ -31,7 +31,7 @@ static const char kmc_daemon_names[KMC_DAEMON_OP_NR][8] = {
 };
 
 /* lib/kstrtox.h KSTRTOX_OVERFLOW: or-ed into a digit count on overflow. */
-#define KMC_KSTRTOX_OVERFLOW	(1U << 31)
+#define KMC_KSTRTOX_OVERFLOW	BIT(31)
 
 /* The state cachefiles_daemon_open() gives a fresh descriptor. */
 void kmc_daemon_init(struct kmc_daemon *d, bool ondemand_config)

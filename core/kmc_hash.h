@@ -13,11 +13,16 @@
 
 #include "kcompat.h"
 
-#define KMC_HASH_MIX(x, y, a)	\
-	(	x ^= (a),	\
-	y ^= x,	x = rol32(x, 7),\
-	x += y,	y = rol32(y, 20),\
-	y *= 9			)
+/* HASH_MIX() of fs/fscache/main.c, as a function. */
+static inline void kmc_hash_mix(u32 *x, u32 *y, u32 a)
+{
+	*x ^= a;
+	*y ^= *x;
+	*x = rol32(*x, 7);
+	*x += *y;
+	*y = rol32(*y, 20);
+	*y *= 9;
+}
 
 static inline u32 kmc_fold_hash(u32 x, u32 y)
 {
@@ -37,7 +42,7 @@ static inline u32 kmc_hash(u32 salt, const void *data, size_t len)
 
 	for (; n; n--, p += sizeof(__le32)) {
 		a = get_unaligned_le32(p);
-		KMC_HASH_MIX(x, y, a);
+		kmc_hash_mix(&x, &y, a);
 	}
 	return kmc_fold_hash(x, y);
 }
@@ -54,12 +59,12 @@ static inline u32 kmc_hash_padded(u32 salt, const void *data, size_t len)
 
 	for (; n; n--, p += sizeof(__le32)) {
 		a = get_unaligned_le32(p);
-		KMC_HASH_MIX(x, y, a);
+		kmc_hash_mix(&x, &y, a);
 	}
 	if (tail) {
 		for (a = 0, i = 0; i < tail; i++)
 			a |= (u32)p[i] << (8 * i);
-		KMC_HASH_MIX(x, y, a);
+		kmc_hash_mix(&x, &y, a);
 	}
 	return kmc_fold_hash(x, y);
 }

@@ -299,7 +299,7 @@ int kmc_uncook_key(const char *name, size_t namelen, u8 *key, size_t size)
 
 	if (namelen < 1 || namelen > KMC_COOKED_MAX)
 		return -EINVAL;
-	size = min(size, (size_t)KMC_UNCOOKED_MAX);
+	size = min_t(size_t, size, KMC_UNCOOKED_MAX);
 
 	switch (name[0]) {
 	case 'D':

@@ -3,6 +3,8 @@
 #ifndef KMIRROR_KCOMPAT_BITOPS_H
 #define KMIRROR_KCOMPAT_BITOPS_H
 
+#define BIT(nr) (1UL << (nr))
+
 static inline u32 rol32(u32 word, unsigned int shift)
 {
 	return (word << (shift & 31)) | (word >> ((-shift) & 31));

@@ -10,6 +10,8 @@
 
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
+#define min_t(type, a, b) min((type)(a), (type)(b))
+#define max_t(type, a, b) max((type)(a), (type)(b))
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
