@@ -9,30 +9,10 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "kmt_errno.h"
+
 #include "kmc_cull.h"
 #include "kmv_cull.h"
-
-static const struct {
-	const char *name;
-	int err;
-} errnames[] = {
-	{ "ok", 0 },
-	{ "EINVAL", -EINVAL },
-	{ "ERANGE", -ERANGE },
-	{ "EOPNOTSUPP", -EOPNOTSUPP },
-	{ "ENOBUFS", -ENOBUFS },
-};
-
-static int errno_of(const char *name, int line)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(errnames); i++)
-		if (!strcmp(errnames[i].name, name))
-			return errnames[i].err;
-	fail_msg("cull.vec line %d: unknown errno %s", line, name);
-	return 1;
-}
 
 /* Exactly @n comma-separated decimal numbers (u64 range), or fail. */
 static void parse_list(const char *s, u64 *out, unsigned int n, int line)
@@ -91,7 +71,7 @@ static void run_set(const struct kmv_cull *v)
 	value = strtoull(eq + 1, NULL, 10);
 	ret = kmc_cull_set_percent(&c, which, value);
 	get_percents(&c, got);
-	if (ret != errno_of(v->ret, v->line) || memcmp(got, want, sizeof(got)))
+	if (ret != kmt_errno(v->ret, "cull.vec", v->line) || memcmp(got, want, sizeof(got)))
 		fail_msg("cull.vec line %d: set %s gave %d", v->line, v->input,
 			 ret);
 }
@@ -112,7 +92,7 @@ static void run_bind(const struct kmv_cull *v)
 	st.f_files = in[2];
 	memcpy(&before, &c, sizeof(c));
 	ret = kmc_cull_bind(&c, &st);
-	if (ret != errno_of(v->ret, v->line))
+	if (ret != kmt_errno(v->ret, "cull.vec", v->line))
 		fail_msg("cull.vec line %d: bind gave %d", v->line, ret);
 	if (ret) {
 		/* Nothing is set up by a failed bind. */
@@ -154,7 +134,7 @@ static void run_space(const struct kmv_cull *v)
 	st.f_ffree = in[0];
 	st.f_bavail = in[1];
 	ret = kmc_cull_has_space(&c, &st, in[2], in[3], in[4], in[5], &events);
-	if (ret != errno_of(v->ret, v->line) || c.culling != want[0] ||
+	if (ret != kmt_errno(v->ret, "cull.vec", v->line) || c.culling != want[0] ||
 	    events != want[1])
 		fail_msg("cull.vec line %d: has_space gave %d culling %d events %u",
 			 v->line, ret, c.culling, events);

@@ -8,32 +8,10 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "kmt_errno.h"
+
 #include "kmc_daemon.h"
 #include "kmv_daemon.h"
-
-static const struct {
-	const char *name;
-	int err;
-} errnames[] = {
-	{ "ok", 0 },
-	{ "EINVAL", -EINVAL },
-	{ "EOPNOTSUPP", -EOPNOTSUPP },
-	{ "EEXIST", -EEXIST },
-	{ "EIO", -EIO },
-	{ "EBUSY", -EBUSY },
-	{ "ERANGE", -ERANGE },
-};
-
-static int errno_of(const char *name, int line)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(errnames); i++)
-		if (!strcmp(errnames[i].name, name))
-			return errnames[i].err;
-	fail_msg("daemon.vec line %d: unknown errno %s", line, name);
-	return 1;
-}
 
 /* The state in daemon.vec's notation: f7,5,1;b7,5,1;g0;DTSRO */
 static void state_str(const struct kmc_daemon *d, char *buf, size_t size)
@@ -94,7 +72,7 @@ static void run_vector(struct kmc_daemon *d, const struct kmv_daemon *v)
 	size_t len = strlen(v->write), off = 0;
 	char st[128];
 	ssize_t ret;
-	int want = errno_of(v->ret, v->line);
+	int want = kmt_errno(v->ret, "daemon.vec", v->line);
 
 	if (!strcmp(v->start, "new") || !strcmp(v->start, "newod"))
 		kmc_daemon_init(d, !strcmp(v->start, "newod"));

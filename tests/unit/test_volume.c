@@ -8,23 +8,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "kmt_errno.h"
+
 #include "kmc_volume.h"
 #include "kmv_volume.h"
-
-/* "ok" or an errno name from a vector, as a return value. */
-static int verdict(const char *word)
-{
-	if (!strcmp(word, "ok"))
-		return 0;
-	if (!strcmp(word, "ENAMETOOLONG"))
-		return -ENAMETOOLONG;
-	if (!strcmp(word, "EACCES"))
-		return -EACCES;
-	if (!strcmp(word, "EINVAL"))
-		return -EINVAL;
-	fail_msg("unknown verdict %s", word);
-	return 1;
-}
 
 /* Every vector: both layers' verdicts, the buffer and the kernel's hash. */
 static void test_volume_vectors(void **state)
@@ -39,15 +26,15 @@ static void test_volume_vectors(void **state)
 		int ret;
 
 		ret = kmc_volume_key_check(v->key, klen);
-		if (ret != verdict(v->fscache))
+		if (ret != kmt_errno(v->fscache, "volume.vec", v->line))
 			fail_msg("volume.vec line %d: fscache %d", v->line, ret);
 		ret = kmc_volume_key_check_cachefiles(v->key, klen);
-		if (ret != verdict(v->cachefiles))
+		if (ret != kmt_errno(v->cachefiles, "volume.vec", v->line))
 			fail_msg("volume.vec line %d: cachefiles %d", v->line,
 				 ret);
 		ret = kmc_volume_key_build(v->key, klen, buf, sizeof(buf));
-		if (verdict(v->fscache)) {
-			assert_int_equal(ret, verdict(v->fscache));
+		if (kmt_errno(v->fscache, "volume.vec", v->line)) {
+			assert_int_equal(ret, kmt_errno(v->fscache, "volume.vec", v->line));
 			assert_int_equal(kmc_volume_hash(v->key, klen, &hash),
 					 ret);
 			continue;

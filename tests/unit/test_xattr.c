@@ -7,19 +7,14 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "kmt_errno.h"
+
 #include "kmc_xattr.h"
 #include "kmv_xattr.h"
 
 struct km_word {
 	const char *word;
 	int value;
-};
-
-static const struct km_word km_errnos[] = {
-	{ "ok", 0 }, { "0", 0 }, { "EBADMSG", -EBADMSG },
-	{ "EMSGSIZE", -EMSGSIZE }, { "EPROTO", -EPROTO }, { "EDOM", -EDOM },
-	{ "ENOTEMPTY", -ENOTEMPTY }, { "ENODATA", -ENODATA },
-	{ "ESTALE", -ESTALE }, { "ERANGE", -ERANGE }, { NULL, 0 },
 };
 
 static const struct km_word km_reasons[] = {
@@ -59,7 +54,7 @@ static bool is_vol(const struct kmv_xattr *v)
 static void check_decode(const struct kmv_xattr *v)
 {
 	u8 *buf = exact(v->stored, v->stored_len), out[KMC_XATTR_MAX + 8];
-	int want = word(km_errnos, v->decode, v->line), ret, len;
+	int want = kmt_errno(v->decode, "xattr.vec", v->line), ret, len;
 	struct kmc_vol_xattr vx;
 	struct kmc_xattr x;
 
@@ -113,7 +108,7 @@ static void check_coherency(const struct kmv_xattr *v)
 		size = get_unaligned_be64(v->size);
 		ret = kmc_xattr_check(buf, xlen, aux, v->aux_len, size, &why);
 	}
-	if (ret != word(km_errnos, v->ret, v->line) ||
+	if (ret != kmt_errno(v->ret, "xattr.vec", v->line) ||
 	    (int)why != word(km_reasons, v->check, v->line))
 		fail_msg("xattr.vec line %d: check gave %d/%s want %s/%s",
 			 v->line, ret, kmc_coherency_str(why), v->ret,
