@@ -26,5 +26,6 @@
 #include "kcompat/ctype.h"
 #include "kcompat/page.h"
 #include "kcompat/err.h"
+#include "kcompat/atomic.h"
 
 #endif /* KMIRROR_KCOMPAT_H */

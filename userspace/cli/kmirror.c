@@ -10,6 +10,7 @@ static const struct km_command km_top[] = {
 	{ "volume", "volume key hashes", km_cmd_volume },
 	{ "cookie", "where a cookie's object lives in a cache", km_cmd_cookie },
 	{ "cache", "list the objects of a cachefiles cache", km_cmd_cache },
+	{ "ptc", "replay page-table traces through the page-table check", km_cmd_ptc },
 	{ NULL, NULL, NULL },
 };
 
