@@ -11,6 +11,7 @@ static const struct km_command km_top[] = {
 	{ "cookie", "where a cookie's object lives in a cache", km_cmd_cookie },
 	{ "cache", "list the objects of a cachefiles cache", km_cmd_cache },
 	{ "ptc", "replay page-table traces through the page-table check", km_cmd_ptc },
+	{ "ceph", "parse CephFS mount sources", km_cmd_ceph },
 	{ NULL, NULL, NULL },
 };
 
