@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* kmirror cache ls DIR [--json] */
+/* kmirror cache ls DIR [--json], kmirror cache stats DIR */
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "kmirror/cache.h"
@@ -174,8 +175,74 @@ static int km_cache_ls(int argc, char **argv)
 	return ret;
 }
 
+static const char km_cache_stats_usage[] =
+	"usage: kmirror cache stats DIR\n"
+	"Print the statistics of the kmirror-cachefs mount that uses the cache\n"
+	"DIR: the file DIR/kmirror-stats, which the daemon rewrites every second\n"
+	"while anything changes and once more at unmount (then \"mounted: 0\").\n"
+	"One \"name: value\" line each: hits, misses, bytes_from_cache,\n"
+	"bytes_from_source, invalidations, culls, nospace, objects, cache_bytes\n"
+	"and more (see kmirror-cachefs(1)).\n"
+	"Exit status 2: DIR is missing or has no statistics file.\n";
+
+/* Copy @path to stdout; the one-line error if it cannot be read. */
+static int km_cat(const char *dir, const char *path)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f && errno == ENOENT)
+		return km_error("no statistics in '%s' (no kmirror-stats: it is "
+				"not a kmirror-cachefs cache, or was never mounted)",
+				dir);
+	if (!f)
+		return km_error("cannot read '%s': %s", path, strerror(errno));
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, stdout);
+	if (ferror(f)) {
+		fclose(f);
+		return km_error("cannot read '%s'", path);
+	}
+	fclose(f);
+	return KM_EXIT_OK;
+}
+
+static int km_cache_stats(int argc, char **argv)
+{
+	const char *dir = NULL;
+	char path[4096];
+	struct stat st;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (km_is_help(argv[i])) {
+			fputs(km_cache_stats_usage, stdout);
+			return KM_EXIT_OK;
+		} else if (!dir && (argv[i][0] != '-' || !argv[i][1])) {
+			dir = argv[i];
+		} else {
+			return km_error("unexpected argument '%s' (see --help)",
+					argv[i]);
+		}
+	}
+	if (!dir)
+		return km_error("no cache directory given (see --help)");
+	if (stat(dir, &st))
+		return km_error("cannot open cache '%s': %s", dir,
+				strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return km_error("cannot open cache '%s': %s", dir,
+				strerror(ENOTDIR));
+	if ((size_t)snprintf(path, sizeof(path), "%s/kmirror-stats", dir) >=
+	    sizeof(path))
+		return km_error("cache path too long");
+	return km_cat(dir, path);
+}
+
 static const struct km_command km_cache_cmds[] = {
 	{ "ls", "list the objects of a cache", km_cache_ls },
+	{ "stats", "statistics of a kmirror-cachefs mount", km_cache_stats },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * kmirror-cachefs: a cached passthrough of a (slow) source directory over
+ * the libfuse3 low-level API, caching file data through libkmirror's
+ * fscache API in a cachefiles-layout cache.
+ *
+ * Files, one concept each:
+ *   main.c        start-up checks, cache lock, mount, daemon, teardown
+ *   options.c     -o options, sizes, help text, the default volume key
+ *   inode.c       the inode table (passthrough_ll's O_PATH inodes, hashed)
+ *   ops_entry.c   name and attribute operations
+ *   ops_dir.c     directory streams
+ *   ops_file.c    open files: open/create/read/write/...
+ *   ops_xattr.c   extended attributes
+ *   cache.c       per-file caching: cookie life, coherency, changes
+ *   readthrough.c cached reads, granule fills
+ *   writethrough.c write-through, size changes, the map's object
+ *   granule.c     the content map in the object's xattrs (crash rules)
+ *   index.c       the in-memory index of the cache's objects (index.h)
+ *   cull.c        culling, the housekeeper thread
+ *   stats.c       counters and the DIR/kmirror-stats file
+ *   objfd.c       the backing file of an fscache operation
+ *
+ * Lock order (outer first): kc_icache.io (rwlock) -> kc_icache.lock ->
+ * index lock -> inode table lock.  No libkmirror call is made with the
+ * index or table lock held, except fscache_acquire_cookie() and
+ * fscache_relinquish_cookie() of objects the index marks as culling.
+ */
+#ifndef KC_CACHEFS_H
+#define KC_CACHEFS_H
+
+#define FUSE_USE_VERSION 312
+#include <fuse_lowlevel.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "kmirror/fscache.h"
+
+#define KC_NAME			"kmirror-cachefs"
+#define KC_GRANULE_DEFAULT	(256u * 1024)
+#define KC_GRANULE_MIN_SHIFT	12		/* 4 KiB */
+#define KC_GRANULE_MAX_SHIFT	26		/* 64 MiB */
+#define KC_LOCK_FILE		"kmirror.lock"
+#define KC_STATS_FILE		"kmirror-stats"
+#define KC_VOLUME_KEY_MAX	254
+
+/* Culling limits, in struct kmc_cull's order (frun fcull fstop ...). */
+enum { KC_FRUN, KC_FCULL, KC_FSTOP, KC_BRUN, KC_BCULL, KC_BSTOP, KC_NLIM };
+
+struct kc_config {
+	char		*source;
+	char		*mountpoint;
+	char		*cache_dir;
+	char		*tag;
+	unsigned int	granule_shift;
+	unsigned int	limit[KC_NLIM];		/* percent */
+	uint64_t	size_limit;		/* bytes, 0: none */
+	double		attr_timeout;
+	double		entry_timeout;
+	unsigned long	source_delay_us;
+	int		foreground;
+	int		debug;
+	int		singlethread;
+	int		clone_fd;
+	unsigned int	max_idle_threads;
+	unsigned int	max_threads;
+};
+
+/* ---- granule.c: the content map ------------------------------------ */
+
+#define KC_CHUNK_BITS		4096		/* granules per map xattr */
+#define KC_CHUNK_BYTES		(KC_CHUNK_BITS / 8)
+
+struct kc_chunk {
+	uint64_t	idx;		/* covers granules idx*4096 ... */
+	unsigned int	nset;
+	bool		dirty;		/* differs from its xattr */
+	bool		on_disk;	/* its xattr exists */
+	uint8_t		bits[KC_CHUNK_BYTES];
+};
+
+struct kc_map {
+	unsigned int	shift;		/* log2 of the granule */
+	struct kc_chunk	**chunk;	/* sorted by idx */
+	size_t		n, cap;
+	uint64_t	nset;		/* set bits in all chunks */
+	bool		dirty;		/* changed since the object was sealed */
+	bool		sealed;		/* the seal xattr is on the object */
+	bool		bound;		/* odev/oino name the object described */
+	dev_t		odev;
+	ino_t		oino;
+};
+
+void kc_map_init(struct kc_map *m, unsigned int shift);
+void kc_map_destroy(struct kc_map *m);
+void kc_map_reset(struct kc_map *m);
+bool kc_map_test(const struct kc_map *m, uint64_t g);
+uint64_t kc_map_run(const struct kc_map *m, uint64_t g, uint64_t last,
+		    bool set);
+int kc_map_set(struct kc_map *m, uint64_t g, bool on);
+void kc_map_clear_from(struct kc_map *m, uint64_t g);
+int kc_map_load(struct kc_map *m, int fd, uint64_t ngranules, bool *clean);
+int kc_map_unseal(struct kc_map *m, int fd);
+int kc_map_flush(struct kc_map *m, int fd, unsigned int *lost);
+
+/* ---- inode.c / cache.c: inodes and their caching state -------------- */
+
+/* The coherency data of a source file (its aux data, in bytes). */
+struct kc_attr {
+	int64_t		mtime_sec, ctime_sec;
+	int64_t		size;
+	uint64_t	ino;
+	uint32_t	mtime_nsec, ctime_nsec;
+};
+#define KC_AUX_LEN	40
+
+struct kc_fill {
+	uint64_t	first, last;	/* granules being fetched */
+};
+#define KC_MAX_FILLS	16
+
+struct kc_obj;
+
+/* Caching state of a regular file, made at its first open. */
+struct kc_icache {
+	pthread_rwlock_t	io;	/* shared: cached reads; exclusive:
+					 * changes, invalidation, cookie life */
+	pthread_mutex_t		lock;	/* map, fills, use count */
+	pthread_cond_t		fill_done;
+	struct fscache_cookie	*cookie;	/* io excl + lock to change */
+	struct kc_obj		*obj;		/* its index entry */
+	unsigned int		n_use;		/* fscache_use_cookie()s */
+	bool			caching;	/* the last use got an object */
+	bool			had_object;	/* index knew it at acquire */
+	struct kc_attr		known;		/* source attributes cached */
+	_Atomic uint64_t	checked_ns;	/* last coherency check */
+	atomic_bool		recheck;	/* check at the next operation */
+	struct kc_map		map;
+	struct kc_fill		fills[KC_MAX_FILLS];
+	unsigned int		n_fills;
+};
+
+struct kc_inode {
+	struct kc_inode		*hnext;		/* table bucket, table lock */
+	int			fd;		/* O_PATH on the source */
+	dev_t			dev;
+	ino_t			ino;
+	mode_t			type;		/* S_IFMT bits */
+	uint64_t		nlookup;	/* table lock */
+	atomic_uint		ref;		/* struct lifetime */
+	struct kc_inode		*parent;	/* last name, table lock */
+	char			*name;
+	_Atomic(struct kc_icache *) ic;		/* regular files, or NULL */
+};
+
+struct kc_fs;
+
+/*
+ * Every open file and directory is on the filesystem's handle list, so
+ * that an unmount with files still open (SIGTERM) closes them too.
+ */
+struct kc_handle {
+	struct kc_handle	*prev, *next;
+	void			(*close)(struct kc_fs *fs, struct kc_handle *h);
+};
+
+/* An open file (fuse_file_info.fh). */
+struct kc_file {
+	struct kc_handle	h;
+	struct kc_inode		*in;
+	int			fd;
+	bool			append;
+	bool			used;	/* holds one kc_cache_open() use */
+};
+
+struct kc_itable {
+	pthread_mutex_t		lock;
+	struct kc_inode		**bucket;
+	size_t			nbuckets;
+	size_t			n;
+};
+
+/* ---- stats.c -------------------------------------------------------- */
+
+struct kc_stats {
+	atomic_ullong	hits, misses;
+	atomic_ullong	bytes_from_cache, bytes_from_source;
+	atomic_ullong	bytes_written_through;
+	atomic_ullong	invalidations, culls, nospace;
+	atomic_ullong	unclean_maps, cache_errors, retired;
+	atomic_ullong	map_chunks_dropped;
+	atomic_uint	generation;	/* bumped by every change */
+};
+
+#define kc_count(fs, ctr, n) do {					\
+	atomic_fetch_add_explicit(&(fs)->stats.ctr, (n),		\
+				  memory_order_relaxed);		\
+	atomic_fetch_add_explicit(&(fs)->stats.generation, 1,		\
+				  memory_order_relaxed);		\
+} while (0)
+
+/* ---- the filesystem ------------------------------------------------- */
+
+struct kc_index;
+
+struct kc_fs {
+	struct kc_config	cfg;
+	struct kc_inode		root;
+	dev_t			source_dev;
+	int			cache_fd;	/* DIR */
+	int			lock_fd;	/* DIR/kmirror.lock */
+	char			*volume_key;
+	struct fscache_cache	*cache;
+	struct fscache_volume	*volume;
+	struct kc_itable	itable;
+	struct kc_index		*index;
+	struct kc_stats		stats;
+	struct fuse_session	*se;
+	uint64_t		attr_timeout_ns;
+	pthread_mutex_t		handles_lock;
+	struct kc_handle	handles;	/* list head */
+};
+
+static inline struct kc_fs *kc_fs(fuse_req_t req)
+{
+	return fuse_req_userdata(req);
+}
+
+static inline uint64_t kc_granule(const struct kc_fs *fs)
+{
+	return 1ull << fs->cfg.granule_shift;
+}
+
+/* options.c */
+int kc_parse_args(struct fuse_args *args, struct kc_config *cfg,
+		  struct fuse_cmdline_opts *opts);
+void kc_print_help(const char *prog);
+char *kc_default_volume_key(const char *source, const struct stat *st);
+int kc_check_volume_key(const char *key, const char **why);
+
+/* inode.c */
+int kc_itable_init(struct kc_fs *fs);
+void kc_itable_destroy(struct kc_fs *fs);
+struct kc_inode *kc_inode(fuse_req_t req, fuse_ino_t ino);
+int kc_do_lookup(struct kc_fs *fs, struct kc_inode *dir, const char *name,
+		 struct fuse_entry_param *e);
+void kc_inode_forget(struct kc_fs *fs, struct kc_inode *in, uint64_t n);
+void kc_inode_pin(struct kc_inode *in);
+void kc_inode_unpin(struct kc_inode *in);
+struct kc_inode *kc_inode_find(struct kc_fs *fs, dev_t dev, ino_t ino);
+void kc_inode_rename(struct kc_fs *fs, struct kc_inode *in,
+		     struct kc_inode *dir, const char *name);
+void kc_inode_unname(struct kc_fs *fs, struct kc_inode *in,
+		     struct kc_inode *dir, const char *name);
+int kc_inode_check_name(struct kc_fs *fs, struct kc_inode *in);
+void kc_procname(char *buf, size_t size, int fd);
+
+/* cache.c */
+struct kc_icache *kc_icache_get(struct kc_fs *fs, struct kc_inode *in);
+void kc_icache_free(struct kc_icache *ic);
+void kc_attr_from_stat(struct kc_attr *a, const struct stat *st);
+void kc_aux_encode(const struct kc_attr *a, uint8_t aux[KC_AUX_LEN]);
+int kc_cache_open(struct kc_fs *fs, struct kc_inode *in, int fd,
+		  bool will_modify, bool *used);
+void kc_cache_release(struct kc_fs *fs, struct kc_inode *in);
+void kc_cache_check_stat(struct kc_fs *fs, struct kc_inode *in,
+			 const struct stat *st);
+void kc_cache_check_due(struct kc_fs *fs, struct kc_inode *in, int fd);
+void kc_cache_forget(struct kc_fs *fs, struct kc_inode *in);
+bool kc_cache_cull(struct kc_fs *fs, struct kc_inode *in);
+
+/* What a change of the source did, for kc_change_end(). */
+enum kc_change_kind {
+	KC_CH_META,	/* attributes only (mode, owner, times, xattrs) */
+	KC_CH_WRITE,	/* @len bytes of @data at @off (or appended) */
+	KC_CH_RANGE,	/* [@off, @off + @len) changed, data unknown */
+	KC_CH_SIZE,	/* truncated or extended */
+	KC_CH_ALL,	/* anything may have changed */
+};
+
+struct kc_change {
+	enum kc_change_kind	kind;
+	off_t			off;
+	size_t			len;
+	const void		*data;
+	bool			append;
+};
+
+struct kc_icache *kc_change_begin(struct kc_fs *fs, struct kc_inode *in);
+void kc_change_end(struct kc_fs *fs, struct kc_icache *ic,
+		   struct kc_inode *in, int fd, const struct kc_change *ch);
+
+/* readthrough.c */
+int kc_scratch_init(void);
+void kc_scratch_fini(void);
+char *kc_scratch(unsigned int which, size_t len);
+ssize_t kc_source_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
+			off_t off);
+ssize_t kc_cache_read(struct kc_fs *fs, struct kc_inode *in, int fd,
+		      char *buf, size_t size, off_t off);
+
+/* writethrough.c */
+int kc_apply_change(struct kc_fs *fs, struct kc_icache *ic,
+		    const struct kc_change *ch, int64_t old_size,
+		    int64_t new_size);
+int kc_bind_map(struct kc_fs *fs, struct kc_icache *ic);
+void kc_flush_map(struct kc_fs *fs, struct kc_icache *ic);
+
+/* index.c */
+int kc_index_build(struct kc_fs *fs);
+void kc_index_destroy(struct kc_fs *fs);
+struct kc_obj *kc_index_hold(struct kc_fs *fs, const void *key,
+			     size_t key_len, struct kc_inode *in, bool *old);
+void kc_index_unhold(struct kc_fs *fs, struct kc_obj *obj, bool retired);
+void kc_index_touch(struct kc_fs *fs, struct kc_obj *obj);
+void kc_index_add_bytes(struct kc_fs *fs, struct kc_obj *obj, int64_t d);
+void kc_index_set_bytes(struct kc_fs *fs, struct kc_obj *obj, uint64_t b);
+void kc_index_counts(struct kc_fs *fs, uint64_t *objects, uint64_t *bytes);
+
+/* cull.c */
+int kc_cull_check_limits(const unsigned int limit[KC_NLIM], char *why,
+			 size_t size);
+int kc_housekeeper_start(struct kc_fs *fs);
+void kc_housekeeper_stop(struct kc_fs *fs);
+bool kc_may_cache(struct kc_fs *fs, uint64_t len);
+void kc_cull_kick(struct kc_fs *fs);
+
+/* stats.c */
+int kc_stats_write(struct kc_fs *fs, bool mounted);
+void kc_stats_write_if_changed(struct kc_fs *fs);
+void kc_cache_error(struct kc_fs *fs, const char *what, long err);
+
+/* objfd.c */
+int kc_cres_fd(const struct fscache_cache_resources *cres);
+
+/* ops_file.c */
+void kc_handles_init(struct kc_fs *fs);
+void kc_handle_add(struct kc_fs *fs, struct kc_handle *h,
+		   void (*close)(struct kc_fs *fs, struct kc_handle *h));
+void kc_handle_del(struct kc_fs *fs, struct kc_handle *h);
+void kc_handles_close(struct kc_fs *fs);
+
+/* ops_*.c */
+extern const struct fuse_lowlevel_ops kc_ops;
+void kc_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name);
+void kc_op_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup);
+void kc_op_forget_multi(fuse_req_t req, size_t count,
+			struct fuse_forget_data *forgets);
+void kc_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void kc_op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
+		   int valid, struct fuse_file_info *fi);
+void kc_op_readlink(fuse_req_t req, fuse_ino_t ino);
+void kc_op_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
+		 mode_t mode, dev_t rdev);
+void kc_op_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
+		 mode_t mode);
+void kc_op_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
+		   const char *name);
+void kc_op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t parent,
+		const char *name);
+void kc_op_unlink(fuse_req_t req, fuse_ino_t parent, const char *name);
+void kc_op_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name);
+void kc_op_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
+		  fuse_ino_t newparent, const char *newname,
+		  unsigned int flags);
+void kc_op_statfs(fuse_req_t req, fuse_ino_t ino);
+void kc_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void kc_op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		   struct fuse_file_info *fi);
+void kc_op_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size,
+		       off_t off, struct fuse_file_info *fi);
+void kc_op_releasedir(fuse_req_t req, fuse_ino_t ino,
+		      struct fuse_file_info *fi);
+void kc_op_fsyncdir(fuse_req_t req, fuse_ino_t ino, int datasync,
+		    struct fuse_file_info *fi);
+void kc_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void kc_op_create(fuse_req_t req, fuse_ino_t parent, const char *name,
+		  mode_t mode, struct fuse_file_info *fi);
+void kc_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		struct fuse_file_info *fi);
+void kc_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
+		 size_t size, off_t off, struct fuse_file_info *fi);
+void kc_op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi);
+void kc_op_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
+		 struct fuse_file_info *fi);
+void kc_op_release(fuse_req_t req, fuse_ino_t ino,
+		   struct fuse_file_info *fi);
+void kc_op_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
+		     off_t len, struct fuse_file_info *fi);
+void kc_op_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in,
+			   struct fuse_file_info *fi_in, fuse_ino_t ino_out,
+			   off_t off_out, struct fuse_file_info *fi_out,
+			   size_t len, int flags);
+void kc_op_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
+		 struct fuse_file_info *fi);
+void kc_op_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+		    const char *value, size_t size, int flags);
+void kc_op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+		    size_t size);
+void kc_op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size);
+void kc_op_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name);
+
+/* Monotonic clock, ns. */
+uint64_t kc_now_ns(void);
+
+#endif /* KC_CACHEFS_H */

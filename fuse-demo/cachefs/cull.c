@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Culling and the housekeeper thread.
+ *
+ * cachefiles' policy through the core (kmc_cull.h): below bcull or fcull
+ * free (statfs of the cache filesystem) culling starts, and goes on until
+ * both brun and frun are free again; below bstop or fstop no new data is
+ * cached.  With -o size_limit, the same limits also apply to the cap as if
+ * it were a filesystem of that size holding the index's bytes
+ * (kc_cap_statfs()), and no granule is cached that would cross the cap:
+ * such a refusal also culls until the granule fits.
+ *
+ * Culling takes the oldest objects of the index (index.c) first; an object
+ * whose file is open (its cookie in use) is never culled: it is moved to
+ * the recent end instead.  An object goes through libkmirror: its cookie
+ * is relinquished with retire (fscache_relinquish_cookie(cookie, true)).
+ *
+ * The housekeeper wakes every second, after every 8 MiB of new data and
+ * when a write found no space: it culls and rewrites the statistics file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "index.h"
+#include "kmc_cull.h"
+
+#define KC_SYNC_CULLS	8	/* objects a refused write may cull itself */
+
+/* The housekeeper and the policy state it alone changes. */
+struct kc_culler {
+	struct kmc_cull		policy;		/* the cache filesystem */
+	struct kmc_cull		cap_policy;	/* the same, over the cap */
+	atomic_bool		stopped;	/* below a stop limit */
+	_Atomic uint64_t	cap_want;	/* refused by the cap */
+	pthread_mutex_t		vol_lock;	/* index->vol[].v */
+	pthread_t		thread;
+	pthread_mutex_t		hk_lock;
+	pthread_cond_t		hk_wake;
+	bool			hk_stop, hk_kick, hk_running;
+};
+
+/* The culling limits of a fresh cache, as cachefiles binds them. */
+static void kc_policy_init(struct kmc_cull *c, const unsigned int *limit)
+{
+	kmc_cull_init(c);
+	c->frun_percent = limit[KC_FRUN];
+	c->fcull_percent = limit[KC_FCULL];
+	c->fstop_percent = limit[KC_FSTOP];
+	c->brun_percent = limit[KC_BRUN];
+	c->bcull_percent = limit[KC_BCULL];
+	c->bstop_percent = limit[KC_BSTOP];
+}
+
+int kc_cull_check_limits(const unsigned int limit[KC_NLIM], char *why,
+			 size_t size)
+{
+	struct kmc_cull c;
+
+	kc_policy_init(&c, limit);
+	if (!kmc_cull_validate(&c))
+		return 0;
+	snprintf(why, size,
+		 "culling limits must be stop < cull < run < 100%% for files "
+		 "and for blocks (have fstop %u%% fcull %u%% frun %u%%, "
+		 "bstop %u%% bcull %u%% brun %u%%)", limit[KC_FSTOP],
+		 limit[KC_FCULL], limit[KC_FRUN], limit[KC_BSTOP],
+		 limit[KC_BCULL], limit[KC_BRUN]);
+	return -ERANGE;
+}
+
+static int kc_statfs(struct kc_fs *fs, struct kmc_statfs *k)
+{
+	struct statfs st;
+
+	if (fstatfs(fs->cache_fd, &st))
+		return -errno;
+	k->f_bsize = st.f_bsize;
+	k->f_blocks = st.f_blocks;
+	k->f_bavail = st.f_bavail;
+	k->f_files = st.f_files;
+	k->f_ffree = st.f_ffree;
+	return 0;
+}
+
+/*
+ * The size cap seen as a filesystem of its own: size_limit bytes in 4 KiB
+ * blocks, the index's bytes used, files unlimited.  cachefiles' limits
+ * then apply to it unchanged: culling above (100 - bcull)% of the cap,
+ * down to (100 - brun)%, nothing new cached above (100 - bstop)%.
+ */
+static void kc_cap_statfs(struct kc_fs *fs, struct kmc_statfs *k)
+{
+	int64_t used = atomic_load(&fs->index->bytes);
+	uint64_t cap = fs->cfg.size_limit;
+
+	if (used < 0)
+		used = 0;
+	k->f_bsize = 4096;
+	k->f_blocks = cap / 4096;
+	k->f_bavail = (uint64_t)used < cap ? (cap - used) / 4096 : 0;
+	k->f_files = k->f_ffree = 1ull << 40;
+}
+
+static bool kc_cull_one(struct kc_fs *fs);
+
+static uint64_t kc_index_used(struct kc_index *x)
+{
+	int64_t b = atomic_load(&x->bytes);
+
+	return b > 0 ? (uint64_t)b : 0;
+}
+
+/* Bind the limits to the cache filesystem and the cap (at mount). */
+int kc_culler_init(struct kc_fs *fs)
+{
+	struct kc_culler *k = calloc(1, sizeof(*k));
+	pthread_condattr_t attr;
+	struct kmc_statfs st;
+	int ret;
+
+	if (!k)
+		return -ENOMEM;
+	fs->index->culler = k;
+	pthread_mutex_init(&k->hk_lock, NULL);
+	pthread_mutex_init(&k->vol_lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&k->hk_wake, &attr);
+	pthread_condattr_destroy(&attr);
+	kc_policy_init(&k->policy, fs->cfg.limit);
+	kc_policy_init(&k->cap_policy, fs->cfg.limit);
+	ret = kc_statfs(fs, &st);
+	if (!ret)
+		ret = kmc_cull_bind(&k->policy, &st);
+	if (!ret && fs->cfg.size_limit) {
+		kc_cap_statfs(fs, &st);
+		ret = kmc_cull_bind(&k->cap_policy, &st);
+	}
+	return ret;
+}
+
+void kc_culler_destroy(struct kc_fs *fs)
+{
+	struct kc_culler *k = fs->index->culler;
+
+	if (!k)
+		return;
+	pthread_cond_destroy(&k->hk_wake);
+	pthread_mutex_destroy(&k->hk_lock);
+	pthread_mutex_destroy(&k->vol_lock);
+	free(k);
+	fs->index->culler = NULL;
+}
+
+/*
+ * May @len more bytes go into the cache (stop limits, size cap)?  Above the
+ * cap, the caller culls least recently used objects itself first (the
+ * newest data is what the cache should keep), and kicks the housekeeper.
+ */
+bool kc_may_cache(struct kc_fs *fs, uint64_t len)
+{
+	struct kc_index *x = fs->index;
+	uint64_t cap = fs->cfg.size_limit;
+	int tries;
+
+	if (atomic_load(&x->culler->stopped))
+		return false;
+	for (tries = 0; cap && kc_index_used(x) + len > cap; tries++) {
+		if (tries == KC_SYNC_CULLS || !kc_cull_one(fs)) {
+			atomic_store(&x->culler->cap_want, len);
+			kc_cull_kick(fs);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- culling ----------------------------------------------------------- */
+
+/* Must culling go on?  Also sets the stop state. */
+static bool kc_need_cull(struct kc_fs *fs)
+{
+	struct kc_culler *x = fs->index->culler;
+	unsigned int events;
+	struct kmc_statfs st;
+	bool stop = false;
+	uint64_t want;
+
+	if (!kc_statfs(fs, &st))
+		stop = kmc_cull_has_space(&x->policy, &st, 0, 0, 0,
+					  KMC_SPACE_CHECK, &events) < 0;
+	if (fs->cfg.size_limit) {
+		kc_cap_statfs(fs, &st);
+		stop |= kmc_cull_has_space(&x->cap_policy, &st, 0, 0, 0,
+					   KMC_SPACE_CHECK, &events) < 0;
+		/* A granule the cap refused: cull until it fits, too. */
+		want = atomic_exchange(&x->cap_want, 0);
+		if (want)
+			kmc_cull_has_space(&x->cap_policy, &st, 0, 0,
+					   want / 4096 + 1, KMC_SPACE_FOR_WRITE,
+					   &events);
+	}
+	atomic_store(&x->stopped, stop);
+	return x->policy.culling || x->cap_policy.culling;
+}
+
+/* libkmirror handle of volume @vol, acquired on first need. */
+static struct fscache_volume *kc_vol_get(struct kc_fs *fs, unsigned int vol)
+{
+	struct kc_culler *k = fs->index->culler;
+	struct kc_vol *v = &fs->index->vol[vol];
+	struct fscache_volume *ret;
+
+	pthread_mutex_lock(&k->vol_lock);
+	if (!v->v && !v->failed) {
+		v->v = fscache_acquire_volume(fs->cache, v->key, v->coh,
+					      v->coh_len);
+		v->failed = !v->v;
+	}
+	ret = v->v;
+	pthread_mutex_unlock(&k->vol_lock);
+	return ret;
+}
+
+/* Retire an object no inode holds.  True if its file is gone. */
+static bool kc_cull_unheld(struct kc_fs *fs, struct kc_obj *o)
+{
+	struct fscache_volume *v = kc_vol_get(fs, o->vol);
+	struct fscache_cookie *c;
+	struct stat st;
+
+	c = v ? fscache_acquire_cookie(v, 0, o->key, o->key_len, NULL, 0, 0) :
+		NULL;
+	if (!c)
+		return false;
+	fscache_relinquish_cookie(c, true);
+	return !o->path ||
+	       (fstatat(fs->cache_fd, o->path, &st, AT_SYMLINK_NOFOLLOW) &&
+		errno == ENOENT);
+}
+
+/* The oldest entry the culler may try (index lock held), or NULL. */
+static struct kc_obj *kc_cull_pick(struct kc_index *x)
+{
+	struct kc_link *l;
+
+	for (l = x->lru.next; l != &x->lru; l = l->next)
+		if (!kc_lru_obj(l)->culling && !kc_lru_obj(l)->stuck)
+			return kc_lru_obj(l);
+	return NULL;
+}
+
+/* Cull the oldest object that is not in use.  False: none left. */
+static bool kc_cull_one(struct kc_fs *fs)
+{
+	struct kc_index *x = fs->index;
+	struct kc_inode *in;
+	struct kc_obj *o;
+	bool gone;
+
+	pthread_mutex_lock(&x->lock);
+	o = kc_cull_pick(x);
+	if (!o) {
+		pthread_mutex_unlock(&x->lock);
+		return false;
+	}
+	o->culling = true;
+	in = o->holder;
+	if (in)
+		kc_inode_pin(in);
+	pthread_mutex_unlock(&x->lock);
+	gone = in ? kc_cache_cull(fs, in) : kc_cull_unheld(fs, o);
+	pthread_mutex_lock(&x->lock);
+	o->culling = false;
+	if (gone || o->dead) {
+		kc_obj_del_locked(x, o);
+	} else {
+		o->stuck = !in;		/* held ones were just busy */
+		kc_lru_del(o);
+		kc_lru_add_tail(x, o);
+	}
+	pthread_cond_broadcast(&x->changed);
+	pthread_mutex_unlock(&x->lock);
+	if (in)
+		kc_inode_unpin(in);
+	if (gone)
+		kc_count(fs, culls, 1);
+	return true;
+}
+
+static void kc_cull_pass(struct kc_fs *fs)
+{
+	size_t tries;
+
+	pthread_mutex_lock(&fs->index->lock);
+	tries = fs->index->n;
+	pthread_mutex_unlock(&fs->index->lock);
+	while (tries-- && kc_need_cull(fs) && kc_cull_one(fs))
+		;
+}
+
+/* ---- the housekeeper ------------------------------------------------- */
+
+void kc_cull_kick(struct kc_fs *fs)
+{
+	struct kc_culler *x = fs->index->culler;
+
+	pthread_mutex_lock(&x->hk_lock);
+	if (!x->hk_kick) {
+		x->hk_kick = true;
+		pthread_cond_signal(&x->hk_wake);
+	}
+	pthread_mutex_unlock(&x->hk_lock);
+}
+
+static void *kc_housekeeper(void *arg)
+{
+	struct kc_fs *fs = arg;
+	struct kc_culler *x = fs->index->culler;
+	struct timespec ts;
+
+	pthread_mutex_lock(&x->hk_lock);
+	while (!x->hk_stop) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += 1;
+		while (!x->hk_stop && !x->hk_kick &&
+		       pthread_cond_timedwait(&x->hk_wake, &x->hk_lock,
+					      &ts) != ETIMEDOUT)
+			;
+		x->hk_kick = false;
+		pthread_mutex_unlock(&x->hk_lock);
+		kc_cull_pass(fs);
+		kc_stats_write_if_changed(fs);
+		pthread_mutex_lock(&x->hk_lock);
+	}
+	pthread_mutex_unlock(&x->hk_lock);
+	return NULL;
+}
+
+int kc_housekeeper_start(struct kc_fs *fs)
+{
+	struct kc_culler *x = fs->index->culler;
+	int ret;
+
+	kc_need_cull(fs);
+	ret = pthread_create(&x->thread, NULL, kc_housekeeper, fs);
+	x->hk_running = !ret;
+	return -ret;
+}
+
+void kc_housekeeper_stop(struct kc_fs *fs)
+{
+	struct kc_culler *x = fs->index ? fs->index->culler : NULL;
+
+	if (!x || !x->hk_running)
+		return;
+	pthread_mutex_lock(&x->hk_lock);
+	x->hk_stop = true;
+	pthread_cond_signal(&x->hk_wake);
+	pthread_mutex_unlock(&x->hk_lock);
+	pthread_join(x->thread, NULL);
+	x->hk_running = false;
+}

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The content map of a cache object: one bit per granule, kept in the
+ * object's own xattrs, never inferred from the backing filesystem's
+ * extents (the weakness of 6.1's cachefiles, which trusts SEEK_DATA).
+ *
+ *   user.kmirror.map.<n>   512 bytes: granules n*4096 ... n*4096+4095
+ *                          (bit g%8 of byte (g%4096)/8); an empty value
+ *                          means all 4096 are present; no xattr: none
+ *   user.kmirror.seal      "kmirror-map 1 <granule bytes>\n"
+ *
+ * A set bit means: the object holds the source's bytes of that granule,
+ * [g * G, min((g + 1) * G, object size)).  In memory, a bit is set only
+ * after fscache_write() of the whole granule returned.
+ *
+ * Why no stale or torn byte is ever served after kill -9 or a crash:
+ *  1. The maps on disk are trusted only under a seal with the same
+ *     granule size.  A map or object without a seal is discarded at load:
+ *     every bit clear, the old map xattrs removed.
+ *  2. Before the object or its map changes in any way (a data write, a
+ *     bit set or cleared, a resize), kc_map_unseal() removes the seal, and
+ *     waits for that to succeed.  So from the first change until the next
+ *     flush, the object on disk has no seal: a process killed anywhere in
+ *     between leaves a map that will be discarded.
+ *  3. kc_map_flush() seals in this order: fdatasync() of the data, the
+ *     map xattrs, fsync() (so the maps are durable before the seal), then
+ *     the seal.  A seal on disk therefore always describes data that was
+ *     on disk before it.
+ *  4. The object itself is only ever reused if libkmirror's coherency
+ *     check passes (user.CacheFiles.cache: aux data = the source's mtime,
+ *     ctime, size and inode, and object size); objects of files written
+ *     through the mount are opened will_modify and so marked DIRTY on disk
+ *     while in use, which libkmirror refuses after a crash, as the kernel
+ *     does.  New and invalidated objects are O_TMPFILEs that vanish.
+ * Crash = process death (the page cache survives, so 2 alone suffices) or
+ * power loss (3 orders the disk; xattr changes are journalled in order on
+ * ext4 and xfs).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "cachefs.h"
+
+#define KC_MAP_PREFIX	"user.kmirror.map."
+#define KC_SEAL_NAME	"user.kmirror.seal"
+#define KC_SEAL_FMT	"kmirror-map 1 %llu\n"
+#define KC_XNAME_SIZE	(sizeof(KC_MAP_PREFIX) + 24)
+
+void kc_map_init(struct kc_map *m, unsigned int shift)
+{
+	memset(m, 0, sizeof(*m));
+	m->shift = shift;
+}
+
+/* Forget every bit and the object they described (nothing on disk). */
+void kc_map_reset(struct kc_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		free(m->chunk[i]);
+	free(m->chunk);
+	kc_map_init(m, m->shift);
+}
+
+void kc_map_destroy(struct kc_map *m)
+{
+	kc_map_reset(m);
+}
+
+/* Index in m->chunk of the first chunk with idx >= @idx (binary search). */
+static size_t kc_chunk_pos(const struct kc_map *m, uint64_t idx)
+{
+	size_t lo = 0, hi = m->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->chunk[mid]->idx < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct kc_chunk *kc_chunk_find(const struct kc_map *m, uint64_t idx)
+{
+	size_t pos = kc_chunk_pos(m, idx);
+
+	return pos < m->n && m->chunk[pos]->idx == idx ? m->chunk[pos] : NULL;
+}
+
+/* The chunk of @idx, made (all clear) if missing; NULL: no memory. */
+static struct kc_chunk *kc_chunk_make(struct kc_map *m, uint64_t idx)
+{
+	size_t pos = kc_chunk_pos(m, idx);
+	struct kc_chunk *c, **nc;
+
+	if (pos < m->n && m->chunk[pos]->idx == idx)
+		return m->chunk[pos];
+	if (m->n == m->cap) {
+		nc = realloc(m->chunk, (m->cap ? m->cap * 2 : 4) * sizeof(*nc));
+		if (!nc)
+			return NULL;
+		m->chunk = nc;
+		m->cap = m->cap ? m->cap * 2 : 4;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->idx = idx;
+	memmove(m->chunk + pos + 1, m->chunk + pos,
+		(m->n - pos) * sizeof(*m->chunk));
+	m->chunk[pos] = c;
+	m->n++;
+	return c;
+}
+
+static bool kc_bit(const struct kc_chunk *c, unsigned int b)
+{
+	return c->bits[b / 8] & (1u << (b % 8));
+}
+
+bool kc_map_test(const struct kc_map *m, uint64_t g)
+{
+	const struct kc_chunk *c = kc_chunk_find(m, g / KC_CHUNK_BITS);
+
+	return c && kc_bit(c, g % KC_CHUNK_BITS);
+}
+
+/*
+ * How many granules from @g on (at most up to @last, inclusive) have the
+ * bit @set.  At least 1 if granule @g itself has it, else 0.
+ */
+uint64_t kc_map_run(const struct kc_map *m, uint64_t g, uint64_t last,
+		    bool set)
+{
+	const struct kc_chunk *c;
+	uint64_t start = g, stop;
+
+	while (g <= last) {
+		c = kc_chunk_find(m, g / KC_CHUNK_BITS);
+		stop = g | (KC_CHUNK_BITS - 1);
+		if (stop > last)
+			stop = last;
+		if (!c) {		/* a whole absent chunk: all clear */
+			if (set)
+				break;
+			g = stop + 1;
+			continue;
+		}
+		for (; g <= stop; g++)
+			if (kc_bit(c, g % KC_CHUNK_BITS) != set)
+				return g - start;
+	}
+	return g - start;
+}
+
+/* Set or clear the bit of granule @g; 0 or -ENOMEM.  Marks the map dirty. */
+int kc_map_set(struct kc_map *m, uint64_t g, bool on)
+{
+	unsigned int b = g % KC_CHUNK_BITS;
+	struct kc_chunk *c;
+
+	c = on ? kc_chunk_make(m, g / KC_CHUNK_BITS) :
+		 kc_chunk_find(m, g / KC_CHUNK_BITS);
+	if (!c)
+		return on ? -ENOMEM : 0;
+	if (kc_bit(c, b) == on)
+		return 0;
+	c->bits[b / 8] ^= 1u << (b % 8);
+	if (on) {
+		c->nset++;
+		m->nset++;
+	} else {
+		c->nset--;
+		m->nset--;
+	}
+	c->dirty = true;
+	m->dirty = true;
+	return 0;
+}
+
+/* Clear every bit of granule @g and beyond (a truncation). */
+void kc_map_clear_from(struct kc_map *m, uint64_t g)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		struct kc_chunk *c = m->chunk[i];
+		uint64_t first = c->idx * KC_CHUNK_BITS, b;
+
+		if (first + KC_CHUNK_BITS <= g || !c->nset)
+			continue;
+		for (b = g > first ? g - first : 0; b < KC_CHUNK_BITS; b++)
+			if (kc_bit(c, b))
+				kc_map_set(m, first + b, false);
+	}
+}
+
+/* ---- on disk --------------------------------------------------------- */
+
+static void kc_xname(char *buf, uint64_t idx)
+{
+	snprintf(buf, KC_XNAME_SIZE, KC_MAP_PREFIX "%" PRIu64, idx);
+}
+
+/* Parse "<prefix><decimal>" strictly; false if @name is not a map. */
+static bool kc_parse_xname(const char *name, uint64_t *idx)
+{
+	const char *p = name + strlen(KC_MAP_PREFIX);
+	char *end;
+
+	if (strncmp(name, KC_MAP_PREFIX, strlen(KC_MAP_PREFIX)) ||
+	    *p < '0' || *p > '9' || (*p == '0' && p[1]))
+		return false;
+	errno = 0;
+	*idx = strtoull(p, &end, 10);
+	return !errno && !*end;
+}
+
+static bool kc_seal_ok(const struct kc_map *m, int fd)
+{
+	char want[64], got[64];
+	ssize_t n;
+
+	snprintf(want, sizeof(want), KC_SEAL_FMT, 1ull << m->shift);
+	n = fgetxattr(fd, KC_SEAL_NAME, got, sizeof(got));
+	return n == (ssize_t)strlen(want) && !memcmp(want, got, n);
+}
+
+/* The names of all xattrs of @fd (NUL-separated), malloc'ed; NULL: none. */
+static char *kc_list(int fd, ssize_t *len)
+{
+	char *buf = NULL;
+	ssize_t n;
+
+	for (;;) {
+		n = flistxattr(fd, NULL, 0);
+		if (n <= 0)
+			break;
+		free(buf);
+		buf = malloc(n);
+		if (!buf)
+			break;
+		*len = flistxattr(fd, buf, n);
+		if (*len >= 0)
+			return buf;
+		if (errno != ERANGE)
+			break;
+	}
+	free(buf);
+	*len = 0;
+	return NULL;
+}
+
+/* Install one map xattr read from disk; bits past @ngranules dropped. */
+static int kc_load_chunk(struct kc_map *m, int fd, const char *name,
+			 uint64_t idx, uint64_t ngranules)
+{
+	uint8_t bits[KC_CHUNK_BYTES];
+	uint64_t first = idx * KC_CHUNK_BITS;
+	struct kc_chunk *c;
+	unsigned int b;
+	ssize_t n;
+
+	/* Past the object's end or damaged: absent, and removed for good
+	 * (removing bits is always safe, sealed or not). */
+	if (idx > UINT64_MAX / KC_CHUNK_BITS || first >= ngranules) {
+		fremovexattr(fd, name);
+		return 0;
+	}
+	n = fgetxattr(fd, name, bits, sizeof(bits));
+	if (n == 0) {
+		memset(bits, 0xff, sizeof(bits));
+	} else if (n != KC_CHUNK_BYTES) {
+		fremovexattr(fd, name);
+		return 0;
+	}
+	c = kc_chunk_make(m, idx);
+	if (!c)
+		return -ENOMEM;
+	c->on_disk = true;
+	for (b = 0; b < KC_CHUNK_BITS && first + b < ngranules; b++) {
+		if (bits[b / 8] & (1u << (b % 8))) {
+			c->bits[b / 8] |= 1u << (b % 8);
+			c->nset++;
+			m->nset++;
+		}
+	}
+	/* Bits past the size were dropped: rewrite the xattr at a flush. */
+	c->dirty = memcmp(bits, c->bits, sizeof(bits)) != 0;
+	return 0;
+}
+
+/*
+ * Load the map of the object @fd (@ngranules: granules of its size).
+ * *@clean: false if the object carried no valid seal; then no bit is set
+ * and its map xattrs and seal are removed (nothing of an unsealed map is
+ * trusted).  Returns how many map xattrs were so discarded, or -ENOMEM
+ * (the map is then empty).  The map is reset first.
+ */
+int kc_map_load(struct kc_map *m, int fd, uint64_t ngranules, bool *clean)
+{
+	char *names, *p;
+	int ret = 0, dropped = 0;
+	ssize_t len;
+	uint64_t idx;
+
+	kc_map_reset(m);
+	*clean = kc_seal_ok(m, fd);
+	m->sealed = *clean;
+	names = kc_list(fd, &len);
+	for (p = names; p && p < names + len && !ret; p += strlen(p) + 1) {
+		if (!kc_parse_xname(p, &idx))
+			continue;
+		if (*clean) {
+			ret = kc_load_chunk(m, fd, p, idx, ngranules);
+		} else {
+			fremovexattr(fd, p);
+			dropped++;
+		}
+	}
+	free(names);
+	if (!*clean && !fremovexattr(fd, KC_SEAL_NAME))
+		dropped++;	/* a seal of another granule size */
+	if (ret) {
+		kc_map_reset(m);
+		return ret;
+	}
+	return dropped;
+}
+
+/* Before any change of the object or its map: remove the seal (rule 2). */
+int kc_map_unseal(struct kc_map *m, int fd)
+{
+	if (m->sealed) {
+		if (fremovexattr(fd, KC_SEAL_NAME) && errno != ENODATA)
+			return -errno;
+		m->sealed = false;
+	}
+	m->dirty = true;
+	return 0;
+}
+
+/* Write or remove one chunk's xattr; a chunk that cannot be written is
+ * removed on disk (its granules are then absent after a remount). */
+static int kc_flush_chunk(int fd, struct kc_chunk *c, unsigned int *lost)
+{
+	char name[KC_XNAME_SIZE];
+	bool full = c->nset == KC_CHUNK_BITS;
+
+	kc_xname(name, c->idx);
+	if (!c->nset) {
+		if (c->on_disk && fremovexattr(fd, name) && errno != ENODATA)
+			return -errno;
+		c->on_disk = false;
+	} else if (fsetxattr(fd, name, c->bits, full ? 0 : KC_CHUNK_BYTES,
+			     0)) {
+		int err = -errno;
+
+		if (fremovexattr(fd, name) && errno != ENODATA)
+			return -errno;
+		c->on_disk = false;
+		(*lost)++;
+		c->dirty = false;
+		return err == -ENOSPC || err == -E2BIG || err == -EDQUOT ?
+		       0 : err;
+	} else {
+		c->on_disk = true;
+	}
+	c->dirty = false;
+	return 0;
+}
+
+/* Drop chunks that are empty and gone from disk. */
+static void kc_map_compact(struct kc_map *m)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < m->n; i++) {
+		if (!m->chunk[i]->nset && !m->chunk[i]->on_disk)
+			free(m->chunk[i]);
+		else
+			m->chunk[j++] = m->chunk[i];
+	}
+	m->n = j;
+}
+
+/*
+ * Persist the map of the object @fd and seal it (rule 3).  *@lost counts
+ * chunks that did not fit (e.g. ext4's one-block xattr limit): they are
+ * dropped on disk, kept in memory.  0, or a negative errno: then the
+ * object stays unsealed (its map will be discarded at the next load).
+ */
+int kc_map_flush(struct kc_map *m, int fd, unsigned int *lost)
+{
+	char seal[64];
+	size_t i;
+	int ret, n;
+
+	*lost = 0;
+	if (!m->dirty)
+		return 0;
+	if (fdatasync(fd))
+		return -errno;
+	for (i = 0; i < m->n; i++) {
+		if (!m->chunk[i]->dirty)
+			continue;
+		ret = kc_flush_chunk(fd, m->chunk[i], lost);
+		if (ret)
+			return ret;
+	}
+	kc_map_compact(m);
+	if (fsync(fd))
+		return -errno;
+	n = snprintf(seal, sizeof(seal), KC_SEAL_FMT, 1ull << m->shift);
+	if (fsetxattr(fd, KC_SEAL_NAME, seal, n, 0))
+		return -errno;
+	m->sealed = true;
+	m->dirty = false;
+	return 0;
+}

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The inode table, after libfuse's passthrough_ll example: a FUSE inode
+ * number is the address of a struct kc_inode holding an O_PATH descriptor
+ * of the source file, one per (st_dev, st_ino), counted by the kernel's
+ * lookups (nlookup) and freed at the last forget.  Unlike the example's
+ * list, the table is hashed, so lookups stay O(1) on big trees.
+ *
+ * Two additions:
+ *  - ref keeps the struct alive beyond the last forget while someone still
+ *    points at it (the culler, or a child's name record);
+ *  - each regular file remembers the name it was last looked up by, so that
+ *    open can tell a file that was replaced on the source behind the
+ *    mount's back (the kernel's dentry is still valid for up to
+ *    entry_timeout): open then fails with ESTALE and the kernel looks the
+ *    name up again (do_filp_open()'s LOOKUP_REVAL retry).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cachefs.h"
+
+#define KC_ITABLE_MIN	1024
+
+void kc_procname(char *buf, size_t size, int fd)
+{
+	snprintf(buf, size, "/proc/self/fd/%d", fd);
+}
+
+struct kc_inode *kc_inode(fuse_req_t req, fuse_ino_t ino)
+{
+	if (ino == FUSE_ROOT_ID)
+		return &kc_fs(req)->root;
+	return (struct kc_inode *)(uintptr_t)ino;
+}
+
+static size_t kc_hash(dev_t dev, ino_t ino, size_t nbuckets)
+{
+	uint64_t h = ((uint64_t)ino ^ ((uint64_t)dev << 40 | dev >> 24)) *
+		     0x9e3779b97f4a7c15ull;
+
+	return (h >> 24) & (nbuckets - 1);
+}
+
+int kc_itable_init(struct kc_fs *fs)
+{
+	struct kc_itable *t = &fs->itable;
+
+	pthread_mutex_init(&t->lock, NULL);
+	t->nbuckets = KC_ITABLE_MIN;
+	t->bucket = calloc(t->nbuckets, sizeof(*t->bucket));
+	return t->bucket ? 0 : -ENOMEM;
+}
+
+/* Double the buckets when the table is twice as full (table lock held). */
+static void kc_itable_grow(struct kc_itable *t)
+{
+	size_t nb = t->nbuckets * 2, i;
+	struct kc_inode **b, *in, *next;
+
+	if (t->n < t->nbuckets * 2)
+		return;
+	b = calloc(nb, sizeof(*b));
+	if (!b)
+		return;		/* longer chains, still correct */
+	for (i = 0; i < t->nbuckets; i++) {
+		for (in = t->bucket[i]; in; in = next) {
+			next = in->hnext;
+			in->hnext = b[kc_hash(in->dev, in->ino, nb)];
+			b[kc_hash(in->dev, in->ino, nb)] = in;
+		}
+	}
+	free(t->bucket);
+	t->bucket = b;
+	t->nbuckets = nb;
+}
+
+static struct kc_inode *kc_find_locked(struct kc_itable *t, dev_t dev,
+				       ino_t ino)
+{
+	struct kc_inode *in = t->bucket[kc_hash(dev, ino, t->nbuckets)];
+
+	while (in && (in->ino != ino || in->dev != dev))
+		in = in->hnext;
+	return in;
+}
+
+static void kc_unhash_locked(struct kc_itable *t, struct kc_inode *in)
+{
+	struct kc_inode **pp = &t->bucket[kc_hash(in->dev, in->ino,
+						  t->nbuckets)];
+
+	while (*pp && *pp != in)
+		pp = &(*pp)->hnext;
+	if (*pp) {
+		*pp = in->hnext;
+		t->n--;
+	}
+}
+
+void kc_inode_pin(struct kc_inode *in)
+{
+	atomic_fetch_add(&in->ref, 1);
+}
+
+/* Drop a reference; the last one closes the O_PATH fd and frees. */
+void kc_inode_unpin(struct kc_inode *in)
+{
+	struct kc_icache *ic;
+
+	if (atomic_fetch_sub(&in->ref, 1) != 1)
+		return;
+	ic = atomic_load(&in->ic);
+	if (ic)
+		kc_icache_free(ic);
+	close(in->fd);
+	free(in->name);
+	free(in);
+}
+
+/* Point @in's name record at @dir/@name (table lock held). */
+static void kc_set_name_locked(struct kc_inode *in, struct kc_inode *dir,
+			       const char *name, struct kc_inode **old_parent,
+			       char **old_name)
+{
+	char *copy;
+
+	*old_parent = NULL;
+	*old_name = NULL;
+	if (!S_ISREG(in->type) ||
+	    (in->parent == dir && in->name && !strcmp(in->name, name)))
+		return;
+	copy = strdup(name);
+	*old_parent = in->parent;
+	*old_name = in->name;
+	in->parent = copy ? dir : NULL;
+	in->name = copy;
+	if (copy)
+		kc_inode_pin(dir);
+}
+
+static void kc_drop_name(struct kc_inode *parent, char *name)
+{
+	free(name);
+	if (parent)
+		kc_inode_unpin(parent);
+}
+
+/* Take a lookup of the file @fd/@st: the known inode or a new one. */
+static struct kc_inode *kc_inode_get(struct kc_fs *fs, struct kc_inode *dir,
+				     const char *name, int fd,
+				     const struct stat *st)
+{
+	struct kc_itable *t = &fs->itable;
+	struct kc_inode *in, *old_parent;
+	char *old_name;
+
+	pthread_mutex_lock(&t->lock);
+	in = kc_find_locked(t, st->st_dev, st->st_ino);
+	if (!in) {
+		in = calloc(1, sizeof(*in));
+		if (!in) {
+			pthread_mutex_unlock(&t->lock);
+			return NULL;
+		}
+		in->fd = fd;
+		in->dev = st->st_dev;
+		in->ino = st->st_ino;
+		in->type = st->st_mode & S_IFMT;
+		atomic_init(&in->ref, 1);
+		in->hnext = t->bucket[kc_hash(in->dev, in->ino, t->nbuckets)];
+		t->bucket[kc_hash(in->dev, in->ino, t->nbuckets)] = in;
+		t->n++;
+		kc_itable_grow(t);
+		fd = -1;
+	}
+	in->nlookup++;
+	kc_set_name_locked(in, dir, name, &old_parent, &old_name);
+	pthread_mutex_unlock(&t->lock);
+	kc_drop_name(old_parent, old_name);
+	if (fd >= 0)
+		close(fd);
+	return in;
+}
+
+/*
+ * Look @name up in @dir and fill @e; the inode's lookup count goes up by
+ * one.  0 or a positive errno (FUSE's convention).
+ */
+int kc_do_lookup(struct kc_fs *fs, struct kc_inode *dir, const char *name,
+		 struct fuse_entry_param *e)
+{
+	struct kc_inode *in;
+	int fd, err;
+
+	memset(e, 0, sizeof(*e));
+	e->attr_timeout = fs->cfg.attr_timeout;
+	e->entry_timeout = fs->cfg.entry_timeout;
+	fd = openat(dir->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (fstatat(fd, "", &e->attr, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW)) {
+		err = errno;
+		close(fd);
+		return err;
+	}
+	in = kc_inode_get(fs, dir, name, fd, &e->attr);
+	if (!in) {
+		close(fd);
+		return ENOMEM;
+	}
+	if (S_ISREG(in->type))
+		kc_cache_check_stat(fs, in, &e->attr);
+	e->ino = (uintptr_t)in;
+	return 0;
+}
+
+/* The kernel dropped @n lookups; the last one ends the inode. */
+void kc_inode_forget(struct kc_fs *fs, struct kc_inode *in, uint64_t n)
+{
+	struct kc_itable *t = &fs->itable;
+	struct kc_inode *parent;
+	char *name;
+
+	if (in == &fs->root)
+		return;
+	pthread_mutex_lock(&t->lock);
+	in->nlookup -= n < in->nlookup ? n : in->nlookup;
+	if (in->nlookup) {
+		pthread_mutex_unlock(&t->lock);
+		return;
+	}
+	kc_unhash_locked(t, in);
+	parent = in->parent;
+	name = in->name;
+	in->parent = NULL;
+	in->name = NULL;
+	pthread_mutex_unlock(&t->lock);
+	kc_cache_forget(fs, in);
+	kc_drop_name(parent, name);
+	kc_inode_unpin(in);
+}
+
+/* The live inode of (@dev, @ino), pinned, or NULL. */
+struct kc_inode *kc_inode_find(struct kc_fs *fs, dev_t dev, ino_t ino)
+{
+	struct kc_itable *t = &fs->itable;
+	struct kc_inode *in;
+
+	pthread_mutex_lock(&t->lock);
+	in = kc_find_locked(t, dev, ino);
+	if (in)
+		kc_inode_pin(in);
+	pthread_mutex_unlock(&t->lock);
+	return in;
+}
+
+/* @in is now called @dir/@name (a rename through the mount). */
+void kc_inode_rename(struct kc_fs *fs, struct kc_inode *in,
+		     struct kc_inode *dir, const char *name)
+{
+	struct kc_inode *old_parent;
+	char *old_name;
+
+	pthread_mutex_lock(&fs->itable.lock);
+	kc_set_name_locked(in, dir, name, &old_parent, &old_name);
+	pthread_mutex_unlock(&fs->itable.lock);
+	kc_drop_name(old_parent, old_name);
+}
+
+/* @dir/@name no longer names @in (unlinked or replaced through us). */
+void kc_inode_unname(struct kc_fs *fs, struct kc_inode *in,
+		     struct kc_inode *dir, const char *name)
+{
+	struct kc_inode *parent = NULL;
+	char *old = NULL;
+
+	pthread_mutex_lock(&fs->itable.lock);
+	if (in->parent == dir && in->name && !strcmp(in->name, name)) {
+		parent = in->parent;
+		old = in->name;
+		in->parent = NULL;
+		in->name = NULL;
+	}
+	pthread_mutex_unlock(&fs->itable.lock);
+	kc_drop_name(parent, old);
+}
+
+/*
+ * Does @in's last name still lead to @in on the source?  -ESTALE if that
+ * name is gone or names another file now (replaced behind our back), 0
+ * otherwise (also when there is no name to check, or the check fails for
+ * another reason: open then goes on and reports its own errors).
+ */
+int kc_inode_check_name(struct kc_fs *fs, struct kc_inode *in)
+{
+	char name[NAME_MAX + 1];
+	struct kc_inode *parent;
+	struct stat st;
+	int ret = 0;
+
+	pthread_mutex_lock(&fs->itable.lock);
+	parent = in->parent;
+	if (parent) {
+		kc_inode_pin(parent);
+		snprintf(name, sizeof(name), "%s", in->name);
+	}
+	pthread_mutex_unlock(&fs->itable.lock);
+	if (!parent)
+		return 0;
+	if (fstatat(parent->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (st.st_dev != in->dev || st.st_ino != in->ino)
+			ret = -ESTALE;
+	} else if (errno == ENOENT) {
+		ret = -ESTALE;
+	}
+	kc_inode_unpin(parent);
+	return ret;
+}
+
+/* At unmount: end every inode the kernel did not forget. */
+void kc_itable_destroy(struct kc_fs *fs)
+{
+	struct kc_itable *t = &fs->itable;
+	struct kc_inode *in, *next;
+	size_t i;
+
+	for (i = 0; i < t->nbuckets; i++)
+		for (in = t->bucket[i]; in; in = in->hnext)
+			kc_cache_forget(fs, in);
+	/* Name records pin parents, maybe forgotten ones: drop them first. */
+	for (i = 0; i < t->nbuckets; i++) {
+		for (in = t->bucket[i]; in; in = in->hnext) {
+			kc_drop_name(in->parent, in->name);
+			in->parent = NULL;
+			in->name = NULL;
+		}
+	}
+	for (i = 0; i < t->nbuckets; i++) {
+		for (in = t->bucket[i]; in; in = next) {
+			next = in->hnext;
+			if (atomic_load(&in->ic))
+				kc_icache_free(atomic_load(&in->ic));
+			close(in->fd);
+			free(in);
+		}
+	}
+	free(t->bucket);
+	t->bucket = NULL;
+	pthread_mutex_destroy(&t->lock);
+}

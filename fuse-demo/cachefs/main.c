@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kmirror-cachefs: start-up, mount and teardown.
+ *
+ * Every check runs before anything is mounted; a failing one prints one
+ * "kmirror-cachefs: error: ..." line and exits 1:
+ *   1. the options (options.c);
+ *   2. unless -f/-d: fork.  The parent waits until the child says it is
+ *      mounted (exit 0) or until the child exits (its status).  libfuse's
+ *      fuse_daemonize() cannot report failures that happen after it, and
+ *      libkmirror's threads must be started by the process that stays;
+ *   3. the source: exists, is a directory, can be read;
+ *   4. the cache directory: exists, takes user.* xattrs (a setxattr
+ *      probe), is empty or a cachefiles-layout cache (fscache_cache_open()),
+ *      is not in use (flock on DIR/kmirror.lock, held while mounted; if
+ *      its holder's mount is already gone, we wait for it to finish);
+ *   5. the volume, the index of the cache (cull.c);
+ *   6. the mount.
+ * Unmounting (fusermount -u, or SIGINT/SIGTERM/SIGHUP) seals every map,
+ * relinquishes every cookie, writes the statistics and releases the lock.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "cachefs.h"
+
+#define KC_PROBE_XATTR	"user.kmirror.probe"
+
+const struct fuse_lowlevel_ops kc_ops = {
+	.lookup		= kc_op_lookup,
+	.forget		= kc_op_forget,
+	.forget_multi	= kc_op_forget_multi,
+	.getattr	= kc_op_getattr,
+	.setattr	= kc_op_setattr,
+	.readlink	= kc_op_readlink,
+	.mknod		= kc_op_mknod,
+	.mkdir		= kc_op_mkdir,
+	.symlink	= kc_op_symlink,
+	.link		= kc_op_link,
+	.unlink		= kc_op_unlink,
+	.rmdir		= kc_op_rmdir,
+	.rename		= kc_op_rename,
+	.statfs		= kc_op_statfs,
+	.opendir	= kc_op_opendir,
+	.readdir	= kc_op_readdir,
+	.readdirplus	= kc_op_readdirplus,
+	.releasedir	= kc_op_releasedir,
+	.fsyncdir	= kc_op_fsyncdir,
+	.open		= kc_op_open,
+	.create		= kc_op_create,
+	.read		= kc_op_read,
+	.write		= kc_op_write,
+	.flush		= kc_op_flush,
+	.fsync		= kc_op_fsync,
+	.release	= kc_op_release,
+	.fallocate	= kc_op_fallocate,
+	.copy_file_range = kc_op_copy_file_range,
+	.lseek		= kc_op_lseek,
+	.setxattr	= kc_op_setxattr,
+	.getxattr	= kc_op_getxattr,
+	.listxattr	= kc_op_listxattr,
+	.removexattr	= kc_op_removexattr,
+};
+
+static int __attribute__((format(printf, 1, 2))) kc_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, KC_NAME ": error: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return -1;
+}
+
+/* Step 2: the parent never returns; the child gets the pipe to report. */
+static int kc_daemon_fork(int *notify)
+{
+	int p[2], status;
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		return kc_fail("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		return kc_fail("fork: %s", strerror(errno));
+	if (pid) {
+		close(p[1]);
+		if (read(p[0], &c, 1) == 1 && c == 0)
+			_exit(0);
+		if (waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+			_exit(WEXITSTATUS(status) ? WEXITSTATUS(status) : 1);
+		_exit(1);
+	}
+	close(p[0]);
+	*notify = p[1];
+	return 0;
+}
+
+/* Mounted: detach from the terminal and let the parent exit 0. */
+static void kc_daemon_ready(int notify)
+{
+	int null = open("/dev/null", O_RDWR);
+
+	if (setsid() < 0 || chdir("/"))
+		fprintf(stderr, KC_NAME ": warning: cannot detach\n");
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		if (null > 2)
+			close(null);
+	}
+	if (write(notify, "", 1) != 1)
+		_exit(1);
+	close(notify);
+}
+
+static int kc_open_source(struct kc_fs *fs)
+{
+	const char *src = fs->cfg.source;
+	struct stat st;
+	int fd, rfd;
+
+	fd = open(src, O_PATH | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		return kc_fail("source '%s' does not exist", src);
+	if (fd < 0)
+		return kc_fail("cannot open source '%s': %s", src,
+			       strerror(errno));
+	if (fstat(fd, &st) || !S_ISDIR(st.st_mode)) {
+		close(fd);
+		return kc_fail("source '%s' is not a directory", src);
+	}
+	rfd = open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rfd < 0 || faccessat(fd, "", R_OK | X_OK, AT_EMPTY_PATH)) {
+		kc_fail("source '%s' is not readable: %s", src,
+			strerror(errno));
+		if (rfd >= 0)
+			close(rfd);
+		close(fd);
+		return -1;
+	}
+	close(rfd);
+	fs->root.fd = fd;
+	fs->root.dev = fs->source_dev = st.st_dev;
+	fs->root.ino = st.st_ino;
+	fs->root.type = S_IFDIR;
+	fs->root.nlookup = 2;
+	atomic_init(&fs->root.ref, 1);
+	return 0;
+}
+
+/* The cache directory exists and takes user.* xattrs. */
+static int kc_probe_cache_dir(struct kc_fs *fs)
+{
+	const char *dir = fs->cfg.cache_dir;
+
+	fs->cache_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fs->cache_fd < 0 && errno == ENOENT)
+		return kc_fail("cache directory '%s' does not exist", dir);
+	if (fs->cache_fd < 0)
+		return kc_fail("cannot open cache directory '%s': %s", dir,
+			       strerror(errno));
+	if (fsetxattr(fs->cache_fd, KC_PROBE_XATTR, "1", 1, 0)) {
+		if (errno == ENOTSUP || errno == EOPNOTSUPP)
+			return kc_fail("cache directory '%s' is on a filesystem "
+				       "without user extended attributes "
+				       "(mount it with user_xattr, or use "
+				       "another filesystem)", dir);
+		return kc_fail("cannot write to cache directory '%s': %s",
+			       dir, strerror(errno));
+	}
+	fremovexattr(fs->cache_fd, KC_PROBE_XATTR);
+	return 0;
+}
+
+/* Undo mountinfo's octal escapes (\040 for a space) in place. */
+static void kc_unescape(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++, d++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
+			s += 3;
+		} else {
+			*d = *s;
+		}
+	}
+	*d = 0;
+}
+
+/* Is a kmirror-cachefs mounted on @path now? */
+static bool kc_is_mounted(const char *path)
+{
+	char line[8192], *f[5], *sep, *save;
+	bool found = false;
+	FILE *mi = fopen("/proc/self/mountinfo", "r");
+	int i;
+
+	while (mi && !found && fgets(line, sizeof(line), mi)) {
+		sep = strstr(line, " - ");
+		if (!sep)
+			continue;
+		for (i = 0, f[0] = strtok_r(line, " ", &save); i < 4 && f[i];)
+			f[++i] = strtok_r(NULL, " ", &save);
+		if (i < 4 || !f[4] || strncmp(sep + 3, "fuse." KC_NAME " ", 21))
+			continue;
+		kc_unescape(f[4]);
+		found = !strcmp(f[4], path);
+	}
+	if (mi)
+		fclose(mi);
+	return found;
+}
+
+/*
+ * The lock is held.  If its holder's mount is gone, the holder is only
+ * finishing its unmount (sealing maps): wait for it, up to a minute.
+ * If it still serves its mount, the cache is in use.
+ */
+static int kc_lock_wait(struct kc_fs *fs)
+{
+	char buf[PATH_MAX + 64] = "", *mnt;
+	ssize_t n = pread(fs->lock_fd, buf, sizeof(buf) - 1, 0);
+	int tries;
+
+	buf[n > 0 ? n : 0] = 0;
+	mnt = strchr(buf, '\n');
+	if (mnt) {
+		*mnt++ = 0;
+		mnt[strcspn(mnt, "\n")] = 0;
+	}
+	for (tries = 0; mnt && *mnt && !kc_is_mounted(mnt) && tries < 1200;
+	     tries++) {
+		usleep(50000);
+		if (!flock(fs->lock_fd, LOCK_EX | LOCK_NB))
+			return 0;
+	}
+	return kc_fail("cache directory '%s' is in use by another " KC_NAME
+		       " (pid %s%s%s)", fs->cfg.cache_dir, *buf ? buf : "?",
+		       mnt && *mnt ? ", mounted on " : "",
+		       mnt && *mnt ? mnt : "");
+}
+
+/* Exclusive use of the cache directory while mounted. */
+static int kc_lock_cache(struct kc_fs *fs)
+{
+	char info[PATH_MAX + 64];
+	int len;
+
+	fs->lock_fd = openat(fs->cache_fd, KC_LOCK_FILE,
+			     O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fs->lock_fd < 0)
+		return kc_fail("cannot create %s/%s: %s", fs->cfg.cache_dir,
+			       KC_LOCK_FILE, strerror(errno));
+	if (flock(fs->lock_fd, LOCK_EX | LOCK_NB) && kc_lock_wait(fs))
+		return -1;
+	len = snprintf(info, sizeof(info), "%ld\n%s\n", (long)getpid(),
+		       fs->cfg.mountpoint);
+	if (ftruncate(fs->lock_fd, 0) || pwrite(fs->lock_fd, info, len, 0) < 0)
+		fprintf(stderr, KC_NAME ": warning: cannot write %s\n",
+			KC_LOCK_FILE);
+	return 0;
+}
+
+static int kc_open_cache(struct kc_fs *fs)
+{
+	const char *dir = fs->cfg.cache_dir;
+	int ret;
+
+	if (kc_probe_cache_dir(fs))
+		return -1;
+	ret = fscache_cache_open(dir, NULL, &fs->cache);
+	if (ret == -ENOTDIR)
+		return kc_fail("'%s' is not a cachefiles-layout cache (it is "
+			       "not empty and has no cache/ directory)", dir);
+	if (ret == -EOPNOTSUPP)
+		return kc_fail("cache directory '%s' is on a filesystem "
+			       "without user extended attributes", dir);
+	if (ret)
+		return kc_fail("cannot open cache '%s': %s", dir,
+			       strerror(-ret));
+	return kc_lock_cache(fs);
+}
+
+static int kc_open_volume(struct kc_fs *fs)
+{
+	struct stat st;
+	int ret;
+
+	if (fstat(fs->root.fd, &st))
+		return kc_fail("source: %s", strerror(errno));
+	fs->volume_key = fs->cfg.tag ? strdup(fs->cfg.tag) :
+				       kc_default_volume_key(fs->cfg.source, &st);
+	if (!fs->volume_key)
+		return kc_fail("out of memory");
+	fs->volume = fscache_acquire_volume(fs->cache, fs->volume_key, NULL, 0);
+	if (!fs->volume)
+		return kc_fail("cannot use volume '%s' in the cache: %s",
+			       fs->volume_key, strerror(errno));
+	ret = kc_index_build(fs);
+	if (ret)
+		return kc_fail("cannot index cache '%s': %s",
+			       fs->cfg.cache_dir, strerror(-ret));
+	return 0;
+}
+
+static int kc_mount(struct kc_fs *fs, struct fuse_args *args)
+{
+	fs->se = fuse_session_new(args, &kc_ops, sizeof(kc_ops), fs);
+	if (!fs->se)
+		return kc_fail("bad FUSE options (see --help)");
+	if (fuse_set_signal_handlers(fs->se))
+		return kc_fail("cannot set signal handlers");
+	if (fuse_session_mount(fs->se, fs->cfg.mountpoint)) {
+		fuse_remove_signal_handlers(fs->se);
+		return kc_fail("cannot mount on '%s'", fs->cfg.mountpoint);
+	}
+	if (kc_housekeeper_start(fs)) {
+		fuse_session_unmount(fs->se);
+		fuse_remove_signal_handlers(fs->se);
+		return kc_fail("cannot start the housekeeper thread");
+	}
+	kc_stats_write(fs, true);
+	return 0;
+}
+
+static int kc_loop(struct kc_fs *fs)
+{
+	struct fuse_loop_config *config;
+	int ret;
+
+	if (fs->cfg.singlethread)
+		return fuse_session_loop(fs->se);
+	config = fuse_loop_cfg_create();
+	if (!config)
+		return -1;
+	fuse_loop_cfg_set_clone_fd(config, fs->cfg.clone_fd);
+	if (fs->cfg.max_idle_threads != UINT_MAX)	/* UINT_MAX: not given */
+		fuse_loop_cfg_set_idle_threads(config,
+					       fs->cfg.max_idle_threads);
+	fuse_loop_cfg_set_max_threads(config, fs->cfg.max_threads);
+	ret = fuse_session_loop_mt(fs->se, config);
+	fuse_loop_cfg_destroy(config);
+	return ret;
+}
+
+/* Undo whatever of the start-up happened, in reverse. */
+static void kc_teardown(struct kc_fs *fs, bool mounted)
+{
+	if (mounted) {
+		fuse_session_unmount(fs->se);
+		fuse_remove_signal_handlers(fs->se);
+		kc_housekeeper_stop(fs);
+	}
+	if (fs->se)
+		fuse_session_destroy(fs->se);
+	kc_handles_close(fs);
+	if (fs->itable.bucket)
+		kc_itable_destroy(fs);
+	if (mounted)
+		kc_stats_write(fs, false);
+	kc_index_destroy(fs);
+	if (fs->volume)
+		fscache_relinquish_volume(fs->volume, NULL, false);
+	if (fs->cache)
+		fscache_cache_close(fs->cache);
+	if (fs->lock_fd >= 0)
+		close(fs->lock_fd);
+	if (fs->cache_fd >= 0)
+		close(fs->cache_fd);
+	if (fs->root.fd >= 0)
+		close(fs->root.fd);
+}
+
+static void kc_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* Make a path absolute (the daemon leaves the working directory). */
+static void kc_absolute(char **path)
+{
+	char *real = realpath(*path, NULL);
+
+	if (real) {
+		free(*path);
+		*path = real;
+	}
+}
+
+static void kc_config_free(struct kc_config *cfg)
+{
+	free(cfg->source);
+	free(cfg->mountpoint);
+	free(cfg->cache_dir);
+	free(cfg->tag);
+}
+
+static int kc_start(struct kc_fs *fs, struct fuse_args *args, int notify)
+{
+	bool mounted = false;
+	int ret = 1;
+
+	if (kc_scratch_init() || kc_itable_init(fs)) {
+		kc_fail("out of memory");
+		goto out;
+	}
+	if (kc_open_source(fs) || kc_open_cache(fs) || kc_open_volume(fs) ||
+	    kc_mount(fs, args))
+		goto out;
+	mounted = true;
+	if (notify >= 0)
+		kc_daemon_ready(notify);
+	ret = kc_loop(fs);
+	/* libfuse reports the signal that ended the loop: a clean unmount. */
+	ret = ret == SIGTERM || ret == SIGINT || ret == SIGHUP ? 0 : !!ret;
+out:
+	kc_teardown(fs, mounted);
+	kc_scratch_fini();
+	return ret;
+}
+
+int main(int argc, char *argv[])
+{
+	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
+	struct fuse_cmdline_opts opts;
+	struct kc_fs *fs = calloc(1, sizeof(*fs));
+	int notify = -1, ret;
+
+	if (!fs)
+		return 1;
+	fs->root.fd = fs->cache_fd = fs->lock_fd = -1;
+	kc_handles_init(fs);
+	ret = kc_parse_args(&args, &fs->cfg, &opts);
+	if (ret) {
+		ret = ret > 0 ? 0 : 1;
+		goto out;
+	}
+	fs->attr_timeout_ns = fs->cfg.attr_timeout * 1e9;
+	kc_absolute(&fs->cfg.source);
+	kc_absolute(&fs->cfg.cache_dir);
+	kc_absolute(&fs->cfg.mountpoint);
+	umask(0);	/* the kernel applied the caller's umask already */
+	kc_raise_nofile();
+	ret = 1;
+	if (!fs->cfg.foreground && kc_daemon_fork(&notify))
+		goto out;
+	ret = kc_start(fs, &args, notify);
+out:
+	kc_config_free(&fs->cfg);
+	fuse_opt_free_args(&args);
+	free(fs->volume_key);
+	free(fs);
+	return ret;
+}

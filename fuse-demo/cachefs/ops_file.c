@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Open files.  Every open opens the source file too (its descriptor does
+ * the source I/O; without O_DIRECT, whose alignment rules libfuse's
+ * buffers do not meet); a regular file also takes a use of its cache
+ * cookie.
+ * Reads go through the cache (readthrough.c); writes and other changes go
+ * to the source first, then into the cache (kc_change_*()).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cachefs.h"
+
+static struct kc_file *kc_file(const struct fuse_file_info *fi)
+{
+	return (struct kc_file *)(uintptr_t)fi->fh;
+}
+
+void kc_handles_init(struct kc_fs *fs)
+{
+	pthread_mutex_init(&fs->handles_lock, NULL);
+	fs->handles.prev = fs->handles.next = &fs->handles;
+}
+
+void kc_handle_add(struct kc_fs *fs, struct kc_handle *h,
+		   void (*close)(struct kc_fs *fs, struct kc_handle *h))
+{
+	h->close = close;
+	pthread_mutex_lock(&fs->handles_lock);
+	h->next = &fs->handles;
+	h->prev = fs->handles.prev;
+	fs->handles.prev->next = h;
+	fs->handles.prev = h;
+	pthread_mutex_unlock(&fs->handles_lock);
+}
+
+void kc_handle_del(struct kc_fs *fs, struct kc_handle *h)
+{
+	pthread_mutex_lock(&fs->handles_lock);
+	h->prev->next = h->next;
+	h->next->prev = h->prev;
+	pthread_mutex_unlock(&fs->handles_lock);
+}
+
+/* At unmount, after the last request: what the kernel did not release. */
+void kc_handles_close(struct kc_fs *fs)
+{
+	while (fs->handles.next != &fs->handles) {
+		struct kc_handle *h = fs->handles.next;
+
+		kc_handle_del(fs, h);
+		h->close(fs, h);
+	}
+	pthread_mutex_destroy(&fs->handles_lock);
+}
+
+/* Close a file taken off the handle list. */
+static void kc_file_free(struct kc_fs *fs, struct kc_handle *h)
+{
+	struct kc_file *f = (struct kc_file *)h;
+
+	if (f->used)
+		kc_cache_release(fs, f->in);
+	close(f->fd);
+	free(f);
+}
+
+static void kc_file_close(struct kc_fs *fs, struct kc_file *f)
+{
+	kc_handle_del(fs, &f->h);
+	kc_file_free(fs, &f->h);
+}
+
+/* Wrap the source descriptor @fd of @in; 0 or an errno (fd closed). */
+static int kc_file_new(struct kc_fs *fs, struct kc_inode *in, int fd,
+		       int flags, struct kc_file **fp)
+{
+	struct kc_file *f = calloc(1, sizeof(*f));
+	bool modify = (flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC);
+	int ret = 0;
+
+	if (!f) {
+		close(fd);
+		return ENOMEM;
+	}
+	f->in = in;
+	f->fd = fd;
+	f->append = flags & O_APPEND;
+	if (S_ISREG(in->type))
+		ret = kc_cache_open(fs, in, fd, modify, &f->used);
+	if (ret) {
+		kc_file_free(fs, &f->h);
+		return -ret;
+	}
+	kc_handle_add(fs, &f->h, kc_file_free);
+	*fp = f;
+	return 0;
+}
+
+/* Open the source file; an O_TRUNC open is a change made through us. */
+static int kc_open_source(struct kc_fs *fs, struct kc_inode *in,
+			  const char *proc, int flags)
+{
+	struct kc_change ch = { .kind = KC_CH_SIZE };
+	struct kc_icache *ic = NULL;
+	int fd, err;
+
+	if ((flags & O_TRUNC) && S_ISREG(in->type))
+		ic = kc_change_begin(fs, in);
+	fd = open(proc, flags);
+	err = errno;
+	kc_change_end(fs, ic, in, fd, &ch);
+	return fd < 0 ? -err : fd;
+}
+
+void kc_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct kc_fs *fs = kc_fs(req);
+	struct kc_inode *in = kc_inode(req, ino);
+	int flags = (fi->flags & ~(O_NOFOLLOW | O_DIRECT)) | O_CLOEXEC, fd, err;
+	struct kc_file *f;
+	char proc[64];
+
+	if (S_ISREG(in->type) && kc_inode_check_name(fs, in)) {
+		fuse_reply_err(req, ESTALE);	/* the kernel looks it up again */
+		return;
+	}
+	kc_procname(proc, sizeof(proc), in->fd);
+	fd = kc_open_source(fs, in, proc, flags);
+	if (fd < 0) {
+		fuse_reply_err(req, -fd);
+		return;
+	}
+	err = kc_file_new(fs, in, fd, flags, &f);
+	if (err) {
+		fuse_reply_err(req, err);
+		return;
+	}
+	fi->fh = (uintptr_t)f;
+	if (fuse_reply_open(req, fi))
+		kc_file_close(fs, f);
+}
+
+void kc_op_create(fuse_req_t req, fuse_ino_t parent, const char *name,
+		  mode_t mode, struct fuse_file_info *fi)
+{
+	struct kc_fs *fs = kc_fs(req);
+	int flags = ((fi->flags | O_CREAT) & ~(O_NOFOLLOW | O_DIRECT)) |
+		    O_CLOEXEC, fd, err;
+	struct fuse_entry_param e;
+	struct kc_inode *in;
+	struct kc_file *f;
+
+	fd = openat(kc_inode(req, parent)->fd, name, flags, mode);
+	if (fd < 0) {
+		fuse_reply_err(req, errno);
+		return;
+	}
+	err = kc_do_lookup(fs, kc_inode(req, parent), name, &e);
+	if (err) {
+		close(fd);
+		fuse_reply_err(req, err);
+		return;
+	}
+	in = (struct kc_inode *)(uintptr_t)e.ino;
+	err = kc_file_new(fs, in, fd, flags, &f);
+	if (err) {
+		kc_inode_forget(fs, in, 1);
+		fuse_reply_err(req, err);
+		return;
+	}
+	fi->fh = (uintptr_t)f;
+	if (fuse_reply_create(req, &e, fi)) {
+		kc_file_close(fs, f);
+		kc_inode_forget(fs, in, 1);
+	}
+}
+
+void kc_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		struct fuse_file_info *fi)
+{
+	struct kc_fs *fs = kc_fs(req);
+	struct kc_inode *in = kc_inode(req, ino);
+	char *buf = kc_scratch(0, size);
+	ssize_t n;
+
+	if (!buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	if (S_ISREG(in->type))
+		n = kc_cache_read(fs, in, kc_file(fi)->fd, buf, size, off);
+	else
+		n = kc_source_pread(fs, kc_file(fi)->fd, buf, size, off);
+	if (n < 0)
+		fuse_reply_err(req, -n);
+	else
+		fuse_reply_buf(req, buf, n);
+}
+
+void kc_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
+		 size_t size, off_t off, struct fuse_file_info *fi)
+{
+	struct kc_fs *fs = kc_fs(req);
+	struct kc_inode *in = kc_inode(req, ino);
+	struct kc_file *f = kc_file(fi);
+	struct kc_change ch = { .kind = KC_CH_WRITE, .off = off, .data = buf,
+				.append = f->append };
+	struct kc_icache *ic = kc_change_begin(fs, in);
+	ssize_t n = pwrite(f->fd, buf, size, off);
+	int err = errno;
+
+	if (n < 0) {		/* nothing or something: do not trust */
+		ch.kind = KC_CH_RANGE;
+		ch.len = size;
+	} else {
+		ch.len = n;
+	}
+	kc_change_end(fs, ic, in, f->fd, &ch);
+	if (n < 0)
+		fuse_reply_err(req, err);
+	else
+		fuse_reply_write(req, n);
+}
+
+void kc_op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	(void)ino;
+	fuse_reply_err(req, close(dup(kc_file(fi)->fd)) ? errno : 0);
+}
+
+void kc_op_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
+		 struct fuse_file_info *fi)
+{
+	int fd = kc_file(fi)->fd;
+
+	(void)ino;
+	fuse_reply_err(req, (datasync ? fdatasync(fd) : fsync(fd)) ? errno : 0);
+}
+
+void kc_op_release(fuse_req_t req, fuse_ino_t ino,
+		   struct fuse_file_info *fi)
+{
+	(void)ino;
+	kc_file_close(kc_fs(req), kc_file(fi));
+	fuse_reply_err(req, 0);
+}
+
+/* What a fallocate() @mode does to the data. */
+static enum kc_change_kind kc_falloc_kind(int mode)
+{
+	if (!(mode & ~FALLOC_FL_KEEP_SIZE))
+		return KC_CH_SIZE;	/* allocation: data unchanged */
+	if (mode & (FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE))
+		return KC_CH_ALL;	/* data moved */
+	return KC_CH_RANGE;		/* punched or zeroed */
+}
+
+void kc_op_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
+		     off_t len, struct fuse_file_info *fi)
+{
+	struct kc_fs *fs = kc_fs(req);
+	struct kc_inode *in = kc_inode(req, ino);
+	struct kc_change ch = { .kind = kc_falloc_kind(mode), .off = off,
+				.len = len };
+	struct kc_icache *ic = kc_change_begin(fs, in);
+	int ret = fallocate(kc_file(fi)->fd, mode, off, len), err = errno;
+
+	kc_change_end(fs, ic, in, kc_file(fi)->fd, &ch);
+	fuse_reply_err(req, ret ? err : 0);
+}
+
+void kc_op_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in,
+			   struct fuse_file_info *fi_in, fuse_ino_t ino_out,
+			   off_t off_out, struct fuse_file_info *fi_out,
+			   size_t len, int flags)
+{
+	struct kc_fs *fs = kc_fs(req);
+	struct kc_inode *out = kc_inode(req, ino_out);
+	struct kc_change ch = { .kind = KC_CH_RANGE, .off = off_out,
+				.len = len };
+	struct kc_icache *ic = kc_change_begin(fs, out);
+	ssize_t n;
+	int err;
+
+	(void)ino_in;
+	n = copy_file_range(kc_file(fi_in)->fd, &off_in, kc_file(fi_out)->fd,
+			    &off_out, len, flags);
+	err = errno;
+	if (n >= 0)
+		ch.len = n;
+	kc_change_end(fs, ic, out, kc_file(fi_out)->fd, &ch);
+	if (n < 0)
+		fuse_reply_err(req, err);
+	else
+		fuse_reply_write(req, n);
+}
+
+void kc_op_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
+		 struct fuse_file_info *fi)
+{
+	off_t res = lseek(kc_file(fi)->fd, off, whence);
+
+	(void)ino;
+	if (res < 0)
+		fuse_reply_err(req, errno);
+	else
+		fuse_reply_lseek(req, res);
+}

@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Cached reads.  A read of [off, off + size) walks the granules it covers:
+ * runs whose map bit is set are read from the cache object
+ * (fscache_read()); runs that are clear are fetched whole from the source
+ * (at most KC_PIECE bytes per source read), written into the object
+ * (fscache_write()) and only then marked present, one granule at a time
+ * (see granule.c for why that order is safe).  A granule being fetched by
+ * one thread is waited for by others instead of being fetched twice.
+ *
+ * All of it runs under the file's I/O lock taken shared, which changes of
+ * the source, invalidation and culling take exclusive: a fill never races
+ * with a write through the mount.  Whatever goes wrong with the cache
+ * (no space, I/O error, a cap or the stop limits) is answered from the
+ * source: a read never fails because of the cache.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cachefs.h"
+
+#define KC_PIECE	(1u << 20)	/* largest source read of a fill */
+#define KC_BLOCK	4096u		/* occupancy granularity */
+
+/* Two per-thread buffers: the reply, and a fill's source data. */
+struct kc_scratch {
+	char	*buf[2];
+	size_t	cap[2];
+};
+
+static pthread_key_t kc_scratch_key;
+
+static void kc_scratch_free(void *p)
+{
+	struct kc_scratch *s = p;
+
+	free(s->buf[0]);
+	free(s->buf[1]);
+	free(s);
+}
+
+int kc_scratch_init(void)
+{
+	return pthread_key_create(&kc_scratch_key, kc_scratch_free) ?
+	       -ENOMEM : 0;
+}
+
+void kc_scratch_fini(void)
+{
+	struct kc_scratch *s = pthread_getspecific(kc_scratch_key);
+
+	if (s) {
+		pthread_setspecific(kc_scratch_key, NULL);
+		kc_scratch_free(s);
+	}
+	pthread_key_delete(kc_scratch_key);
+}
+
+/* This thread's buffer @which (0 or 1) of at least @len bytes, or NULL. */
+char *kc_scratch(unsigned int which, size_t len)
+{
+	struct kc_scratch *s = pthread_getspecific(kc_scratch_key);
+
+	if (!s) {
+		s = calloc(1, sizeof(*s));
+		if (!s || pthread_setspecific(kc_scratch_key, s)) {
+			free(s);
+			return NULL;
+		}
+	}
+	if (s->cap[which] < len || !s->buf[which]) {
+		free(s->buf[which]);
+		s->buf[which] = malloc(len ? len : 1);
+		s->cap[which] = s->buf[which] ? len : 0;
+	}
+	return s->buf[which];
+}
+
+/*
+ * Read from the source: all of @len unless the file ends first.  With
+ * -o source_delay_us=N, sleep N microseconds first (a slow source).
+ */
+ssize_t kc_source_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
+			off_t off)
+{
+	unsigned long d = fs->cfg.source_delay_us;
+	struct timespec ts = { d / 1000000, (d % 1000000) * 1000 };
+	size_t done = 0;
+	ssize_t n;
+
+	while (d && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	while (done < len) {
+		n = pread(fd, (char *)buf + done, len - done, off + done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return done ? (ssize_t)done : -errno;
+		if (n == 0)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+/* One cached read: the request, the object and what was served. */
+struct kc_rd {
+	struct kc_fs			*fs;
+	struct kc_icache		*ic;
+	struct fscache_cache_resources	cres;
+	int				fd;	/* source */
+	char				*buf;	/* holds [off, pos) */
+	off_t				off, pos, end;
+	int64_t				size;	/* object size */
+	uint64_t			from_cache, from_source;
+	bool				eof;	/* source ended early */
+	bool				cache_ok; /* keep writing the object */
+	bool				unsealed;
+};
+
+static bool kc_is_zero(const char *p, size_t len)
+{
+	return !len || (!p[0] && !memcmp(p, p + 1, len - 1));
+}
+
+/* Serve [pos, rend) from the object; from the source if that fails. */
+static int kc_read_present(struct kc_rd *r, off_t rend)
+{
+	size_t len = rend - r->pos;
+	char *dst = r->buf + (r->pos - r->off);
+	ssize_t n;
+
+	n = fscache_read(&r->cres, r->pos, dst, len, FSCACHE_READ_HOLE_IGNORE);
+	/*
+	 * The object file may end before the object does (a file grown by
+	 * truncate, or zeros never written over a hole): that part is a hole,
+	 * which READ_HOLE_CLEAR reads as the zeros it stands for.
+	 */
+	if (n >= 0 && n < (ssize_t)len &&
+	    fscache_read(&r->cres, r->pos + n, dst + n, len - n,
+			 FSCACHE_READ_HOLE_CLEAR) == (ssize_t)(len - n))
+		n = len;
+	if (n == (ssize_t)len) {
+		r->from_cache += len;
+		r->pos = rend;
+		return 0;
+	}
+	if (n != -ESTALE)
+		kc_cache_error(r->fs, "read", n < 0 ? n : -ENODATA);
+	n = kc_source_pread(r->fs, r->fd, dst, len, r->pos);
+	if (n < 0)
+		return n;
+	r->from_source += n;
+	r->pos += n;
+	r->eof = (size_t)n < len;
+	return 0;
+}
+
+/* Unseal the object once per fill (granule.c rule 2). */
+static void kc_fill_unseal(struct kc_rd *r)
+{
+	struct kc_icache *ic = r->ic;
+	int ret;
+
+	if (r->unsealed || !r->cache_ok)
+		return;
+	pthread_mutex_lock(&ic->lock);
+	ret = kc_map_unseal(&ic->map, kc_cres_fd(&r->cres));
+	pthread_mutex_unlock(&ic->lock);
+	r->unsealed = !ret;
+	r->cache_ok = !ret;
+}
+
+/* Put source bytes [pos, pos + len) into the object; true if they are
+ * there now. */
+static bool kc_fill_store(struct kc_rd *r, off_t pos, const char *data,
+			  size_t len)
+{
+	int64_t ds;
+	size_t dl;
+	ssize_t n;
+
+	kc_fill_unseal(r);
+	if (!r->cache_ok)
+		return false;
+	/* Zeros over a hole of the object read back as zeros: no write. */
+	if (kc_is_zero(data, len) &&
+	    fscache_query_occupancy(&r->cres, pos, len, KC_BLOCK, &ds,
+				    &dl) == -ENODATA)
+		return true;
+	if (!kc_may_cache(r->fs, len))
+		return false;
+	n = fscache_write(&r->cres, pos, data, len);
+	if (n == (ssize_t)len)
+		return true;
+	if (n == -ENOSPC || n == -EDQUOT) {
+		kc_count(r->fs, nospace, 1);
+		kc_cull_kick(r->fs);
+	} else {
+		kc_cache_error(r->fs, "fill", n < 0 ? n : -EIO);
+	}
+	r->cache_ok = false;
+	return false;
+}
+
+/* Granule @g was fetched whole: mark it present if it was stored. */
+static void kc_fill_commit(struct kc_rd *r, uint64_t g, bool ok)
+{
+	struct kc_icache *ic = r->ic;
+	uint64_t lo = g << ic->map.shift, hi = lo + (1ull << ic->map.shift);
+	int ret;
+
+	if (!ok)
+		return;
+	pthread_mutex_lock(&ic->lock);
+	ret = kc_map_set(&ic->map, g, true);
+	pthread_mutex_unlock(&ic->lock);
+	if (!ret)
+		kc_index_add_bytes(r->fs, ic->obj,
+				   (hi < (uint64_t)r->size ? hi :
+				    (uint64_t)r->size) - lo);
+}
+
+/* Copy what the request wants of the source data [p, p + n). */
+static void kc_fill_copy(struct kc_rd *r, off_t p, const char *tmp, size_t n)
+{
+	off_t a = p > r->pos ? p : r->pos;
+	off_t b = p + (off_t)n < r->end ? p + (off_t)n : r->end;
+
+	if (a >= b)
+		return;
+	memcpy(r->buf + (a - r->off), tmp + (a - p), b - a);
+	r->from_source += b - a;
+	r->pos = b;
+}
+
+/* Store the piece [p, p + n) granule by granule, committing each granule
+ * whose end it reaches. */
+static void kc_fill_piece(struct kc_rd *r, off_t p, const char *tmp,
+			  size_t n, uint64_t *cur, bool *cur_ok)
+{
+	unsigned int shift = r->ic->map.shift;
+	off_t q = p, qe;
+	uint64_t g;
+
+	for (; q < p + (off_t)n; q = qe) {
+		g = q >> shift;
+		qe = (off_t)((g + 1) << shift);
+		if (qe > p + (off_t)n)
+			qe = p + n;
+		if (g != *cur) {
+			*cur = g;
+			*cur_ok = true;
+		}
+		*cur_ok = kc_fill_store(r, q, tmp + (q - p), qe - q) &&
+			  *cur_ok;
+		if (qe == (off_t)((g + 1) << shift) || qe == r->size)
+			kc_fill_commit(r, g, *cur_ok);
+	}
+}
+
+/* Fetch granules [ga, gb] (all absent, registered as ours) and serve the
+ * request's part of them. */
+static int kc_fill(struct kc_rd *r, uint64_t ga, uint64_t gb)
+{
+	unsigned int shift = r->ic->map.shift;
+	off_t lo = ga << shift, hi = (gb + 1) << shift, p;
+	uint64_t cur = UINT64_MAX;
+	bool cur_ok = false;
+	size_t want;
+	ssize_t n;
+	char *tmp;
+
+	if (hi > r->size)
+		hi = r->size;
+	tmp = kc_scratch(1, hi - lo < KC_PIECE ? hi - lo : KC_PIECE);
+	if (!tmp)
+		return -ENOMEM;
+	for (p = lo; p < hi; p += n) {
+		want = hi - p < KC_PIECE ? hi - p : KC_PIECE;
+		n = kc_source_pread(r->fs, r->fd, tmp, want, p);
+		if (n < 0)
+			return n;
+		kc_fill_copy(r, p, tmp, n);
+		if ((size_t)n < want) {		/* shrank behind our back */
+			r->eof = true;
+			atomic_store(&r->ic->recheck, true);
+			return 0;
+		}
+		kc_fill_piece(r, p, tmp, n, &cur, &cur_ok);
+	}
+	return 0;
+}
+
+/* First granule of [first, last] a running fill covers, or UINT64_MAX. */
+static uint64_t kc_fill_busy(const struct kc_icache *ic, uint64_t first,
+			     uint64_t last)
+{
+	uint64_t busy = UINT64_MAX, b;
+	unsigned int i;
+
+	for (i = 0; i < ic->n_fills; i++) {
+		const struct kc_fill *f = &ic->fills[i];
+
+		if (f->first > last || f->last < first)
+			continue;
+		b = f->first > first ? f->first : first;
+		if (b < busy)
+			busy = b;
+	}
+	return busy;
+}
+
+static void kc_fill_done(struct kc_icache *ic, uint64_t first)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&ic->lock);
+	for (i = 0; i < ic->n_fills; i++) {
+		if (ic->fills[i].first == first) {
+			ic->fills[i] = ic->fills[--ic->n_fills];
+			break;
+		}
+	}
+	pthread_cond_broadcast(&ic->fill_done);
+	pthread_mutex_unlock(&ic->lock);
+}
+
+/*
+ * The next step at r->pos: serve a present run, or fetch an absent run no
+ * other thread is fetching, or wait for the thread that is.
+ */
+static int kc_read_step(struct kc_rd *r)
+{
+	struct kc_icache *ic = r->ic;
+	unsigned int shift = ic->map.shift;
+	uint64_t g = r->pos >> shift, last = (r->end - 1) >> shift, run, busy;
+	off_t rend;
+	int ret;
+
+	pthread_mutex_lock(&ic->lock);
+	run = kc_map_run(&ic->map, g, last, true);
+	if (run) {
+		pthread_mutex_unlock(&ic->lock);
+		rend = (off_t)((g + run) << shift);
+		return kc_read_present(r, rend < r->end ? rend : r->end);
+	}
+	run = kc_map_run(&ic->map, g, last, false);
+	busy = kc_fill_busy(ic, g, g + run - 1);
+	if (busy == g || ic->n_fills == KC_MAX_FILLS) {
+		pthread_cond_wait(&ic->fill_done, &ic->lock);
+		pthread_mutex_unlock(&ic->lock);
+		return 0;
+	}
+	if (busy != UINT64_MAX)
+		run = busy - g;
+	ic->fills[ic->n_fills++] = (struct kc_fill){ g, g + run - 1 };
+	pthread_mutex_unlock(&ic->lock);
+	ret = kc_fill(r, g, g + run - 1);
+	kc_fill_done(ic, g);
+	return ret;
+}
+
+static void kc_read_stats(struct kc_fs *fs, uint64_t cached, uint64_t src,
+			  bool miss)
+{
+	if (miss || src)
+		kc_count(fs, misses, 1);
+	else
+		kc_count(fs, hits, 1);
+	kc_count(fs, bytes_from_cache, cached);
+	kc_count(fs, bytes_from_source, src);
+}
+
+/* The request in the cached range [off, end): 0 or a negative errno. */
+static int kc_read_cached(struct kc_rd *r)
+{
+	int ret = 0;
+
+	while (!ret && r->pos < r->end && !r->eof)
+		ret = kc_read_step(r);
+	return ret;
+}
+
+/*
+ * Read @size bytes at @off of @in through the cache into @buf, @fd being
+ * an open descriptor of the source file.  Bytes read, or a negative errno
+ * of the source.
+ */
+ssize_t kc_cache_read(struct kc_fs *fs, struct kc_inode *in, int fd,
+		      char *buf, size_t size, off_t off)
+{
+	struct kc_icache *ic = atomic_load(&in->ic);
+	struct kc_rd r = { .fs = fs, .ic = ic, .fd = fd, .buf = buf,
+			   .off = off, .pos = off, .cache_ok = true };
+	ssize_t n;
+	int ret;
+
+	if (!ic)
+		goto direct;
+	kc_cache_check_due(fs, in, fd);
+	pthread_rwlock_rdlock(&ic->io);
+	r.size = ic->known.size;
+	if (!ic->cookie || !ic->caching || off >= r.size ||
+	    fscache_begin_read_operation(&r.cres, ic->cookie)) {
+		pthread_rwlock_unlock(&ic->io);
+		goto direct;
+	}
+	r.end = off + (off_t)size < r.size ? off + (off_t)size : r.size;
+	ret = kc_read_cached(&r);
+	fscache_end_operation(&r.cres);
+	pthread_rwlock_unlock(&ic->io);
+	if (ret < 0)
+		return ret;
+	if (!r.eof && r.end < off + (off_t)size) {	/* grown meanwhile? */
+		n = kc_source_pread(fs, fd, buf + (r.end - off),
+				    off + size - r.end, r.end);
+		if (n > 0) {
+			r.from_source += n;
+			r.pos += n;
+		}
+	}
+	kc_read_stats(fs, r.from_cache, r.from_source, false);
+	return r.pos - off;
+
+direct:
+	n = kc_source_pread(fs, fd, buf, size, off);
+	if (n >= 0)
+		kc_read_stats(fs, 0, n, true);
+	return n;
+}

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The statistics file DIR/kmirror-stats: text, one "name: value" line per
+ * counter, rewritten atomically (see kc_stats_write()) by the
+ * housekeeper every second while anything changes, and at mount and
+ * unmount.  Counters are since mount.  After our own lines come
+ * libkmirror's fscache counters, in the kernel's /proc/fs/fscache/stats
+ * format, prefixed "fscache_" (fscache_cookies, fscache_acquire, ...).
+ *
+ *   mounted            1 while mounted, 0 after a clean unmount
+ *   pid                the daemon's process id
+ *   source, volume     what is mounted, and its volume key in the cache
+ *   granule            bytes per granule
+ *   size_limit         -o size_limit in bytes (0: none)
+ *   hits               reads served entirely from the cache
+ *   misses             reads that needed the source
+ *   bytes_from_cache   bytes of reads served from the cache
+ *   bytes_from_source  bytes of reads served from the source
+ *   bytes_written_through  bytes of writes also written into the cache
+ *   invalidations      objects discarded because the source changed
+ *   culls              objects culled (space or size limit)
+ *   nospace            cache writes that met ENOSPC/EDQUOT (the read or
+ *                      write itself went on through the source)
+ *   retired            objects deleted with their deleted source file
+ *   unclean_maps       content maps discarded after an unclean shutdown
+ *   map_chunks_dropped content map xattrs that did not fit
+ *   cache_errors       other cache I/O errors (served from the source)
+ *   objects            data objects in the cache (all volumes)
+ *   cache_bytes        their size on disk, in bytes
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cachefs.h"
+
+#define KC_STATS_TMP	KC_STATS_FILE ".tmp"	/* the spare */
+#define KC_STATS_NEW	KC_STATS_FILE ".new"
+
+static unsigned long long kc_get(atomic_ullong *c)
+{
+	return atomic_load_explicit(c, memory_order_relaxed);
+}
+
+static void kc_stats_print(struct kc_fs *fs, FILE *f, bool mounted)
+{
+	struct kc_stats *s = &fs->stats;
+	uint64_t objects, bytes;
+
+	kc_index_counts(fs, &objects, &bytes);
+	fprintf(f, "mounted: %d\npid: %ld\nsource: %s\nvolume: %s\n"
+		"granule: %llu\nsize_limit: %" PRIu64 "\n",
+		mounted, (long)getpid(), fs->cfg.source, fs->volume_key,
+		(unsigned long long)kc_granule(fs), fs->cfg.size_limit);
+	fprintf(f, "hits: %llu\nmisses: %llu\nbytes_from_cache: %llu\n"
+		"bytes_from_source: %llu\nbytes_written_through: %llu\n",
+		kc_get(&s->hits), kc_get(&s->misses),
+		kc_get(&s->bytes_from_cache), kc_get(&s->bytes_from_source),
+		kc_get(&s->bytes_written_through));
+	fprintf(f, "invalidations: %llu\nculls: %llu\nnospace: %llu\n"
+		"retired: %llu\nunclean_maps: %llu\nmap_chunks_dropped: %llu\n"
+		"cache_errors: %llu\n",
+		kc_get(&s->invalidations), kc_get(&s->culls),
+		kc_get(&s->nospace), kc_get(&s->retired),
+		kc_get(&s->unclean_maps), kc_get(&s->map_chunks_dropped),
+		kc_get(&s->cache_errors));
+	fprintf(f, "objects: %" PRIu64 "\ncache_bytes: %" PRIu64 "\n",
+		objects, bytes);
+}
+
+/*
+ * libkmirror's /proc/fs/fscache/stats text, appended in our format:
+ * "LRU    : n=0 exp=0 ..." becomes "fscache_lru: n=0 exp=0 ...".
+ */
+static void kc_stats_fscache(struct kc_fs *fs, FILE *f)
+{
+	char buf[4096], *line, *colon, *save = NULL, *p;
+	int n = fscache_stats_show(fs->cache, buf, sizeof(buf));
+
+	if (n <= 0)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;	/* the "FS-Cache statistics" title */
+		for (p = colon; p > line && p[-1] == ' '; p--)
+			;
+		*p = 0;
+		for (p = line; *p; p++)
+			*p = *p == ' ' ? '_' : tolower((unsigned char)*p);
+		for (p = colon + 1; *p == ' '; p++)
+			;
+		fprintf(f, "fscache_%s: %s\n", line, p);
+	}
+}
+
+/* The whole text, malloc'ed; NULL if out of memory. */
+static char *kc_stats_text(struct kc_fs *fs, bool mounted, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+
+	if (!f)
+		return NULL;
+	kc_stats_print(fs, f, mounted);
+	kc_stats_fscache(fs, f);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* Write @text to @name under DIR: 0 or -errno. */
+static int kc_put_file(struct kc_fs *fs, const char *name, int flags,
+		       const char *text, size_t len)
+{
+	int fd = openat(fs->cache_fd, name, O_WRONLY | O_CLOEXEC | flags, 0644);
+	int ret = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = pwrite(fd, text, len, 0);
+
+	if (n != (ssize_t)len)
+		ret = n < 0 ? -errno : -ENOSPC;
+	else if (ftruncate(fd, len))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Write the statistics file now, atomically for readers: the text goes into
+ * a new kmirror-stats.new, renamed over kmirror-stats.  On a full cache
+ * filesystem (no block for a new file), the spare kmirror-stats.tmp, kept
+ * since the first write, is overwritten in place and exchanged with
+ * kmirror-stats (renameat2(RENAME_EXCHANGE)), so that the statistics, the
+ * nospace count first, stay current there too.  0 or -errno.
+ */
+int kc_stats_write(struct kc_fs *fs, bool mounted)
+{
+	size_t len = 0;
+	char *text = kc_stats_text(fs, mounted, &len);
+	int ret;
+
+	if (!text)
+		return -ENOMEM;
+	if (faccessat(fs->cache_fd, KC_STATS_TMP, F_OK, 0))
+		kc_put_file(fs, KC_STATS_TMP, O_CREAT, text, len);
+	unlinkat(fs->cache_fd, KC_STATS_NEW, 0);
+	ret = kc_put_file(fs, KC_STATS_NEW, O_CREAT | O_EXCL, text, len);
+	if (!ret && renameat(fs->cache_fd, KC_STATS_NEW, fs->cache_fd,
+			     KC_STATS_FILE))
+		ret = -errno;
+	if (ret == -ENOSPC || ret == -EDQUOT) {
+		unlinkat(fs->cache_fd, KC_STATS_NEW, 0);
+		ret = kc_put_file(fs, KC_STATS_TMP, 0, text, len);
+		if (!ret && renameat2(fs->cache_fd, KC_STATS_TMP, fs->cache_fd,
+				      KC_STATS_FILE, RENAME_EXCHANGE))
+			ret = -errno;
+	}
+	free(text);
+	return ret;
+}
+
+/*
+ * A cache operation failed with @err (the request was served from the
+ * source instead): count it, and say so for the first few.
+ */
+void kc_cache_error(struct kc_fs *fs, const char *what, long err)
+{
+	static atomic_uint told;
+
+	kc_count(fs, cache_errors, 1);
+	if (atomic_fetch_add(&told, 1) < 10)
+		fuse_log(FUSE_LOG_WARNING, KC_NAME ": cache %s failed: %s\n",
+			 what, strerror(err < 0 ? -err : err));
+}
+
+/* The housekeeper's once-a-second call: write if anything changed. */
+void kc_stats_write_if_changed(struct kc_fs *fs)
+{
+	static unsigned int last_gen;
+	static bool written;
+	unsigned int gen = atomic_load(&fs->stats.generation);
+
+	if (written && gen == last_gen)
+		return;
+	if (!kc_stats_write(fs, true)) {
+		last_gen = gen;
+		written = true;
+	}
+}

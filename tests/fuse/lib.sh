@@ -1,0 +1,300 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+#
+# tests/fuse/lib.sh: sourced by every test of the 'fuse' suite.
+#
+# Each test mounts kmirror-cachefs for real on /dev/fuse, in its own temp
+# dir, and leaves nothing behind: an EXIT trap lazily unmounts every FUSE
+# and tmpfs mount it made, kills every daemon it started and removes the
+# temp dir, also when the test fails half-way.
+#
+# Environment (tests/fuse/meson.build sets it):
+#   KMIRROR_CACHEFS  the daemon (<builddir>/fuse-demo/cachefs/kmirror-cachefs)
+#   KMIRROR_CLI      the kmirror CLI
+#   KMIRROR_FSX      tests/fuse/fsx
+#   KMIRROR_KEEP=1   keep the temp dir of a failed test (its path is printed)
+# A test prints "SKIP: why" and exits 77 (meson's skip) when the daemon is
+# not built, /dev/fuse or fusermount3 is missing, or it needs root and is
+# not root.
+#
+# Under valgrind (meson test --setup=valgrind) the shell is not ours to
+# check: the test leaves memcheck by exec'ing itself, and runs the daemon
+# under memcheck instead (errors and definite/indirect leaks fail the test
+# when the daemon exits after its unmount).  Tests shrink their data then.
+
+# (valgrind's preload library in LD_PRELOAD tells, without a fork that
+# memcheck would follow; valgrind drops it from the exec'ed environment.)
+if [ -z "${KM_FUSE_REEXEC:-}" ]; then
+	case "${LD_PRELOAD:-}" in
+	*vgpreload*)
+		KM_FUSE_REEXEC=1 KMIRROR_UNDER_VALGRIND=1 exec /bin/bash "$0" "$@"
+		;;
+	esac
+fi
+set -euo pipefail
+export LC_ALL=C
+
+TNAME=$(basename "$0" .sh)
+VG=${KMIRROR_UNDER_VALGRIND:+1}
+VG=${VG:-0}
+MOUNT_WAIT=10
+EXIT_WAIT=30
+STATS_WAIT=5
+STATS_QUIET=2
+if [ "$VG" = 1 ]; then
+	MOUNT_WAIT=120 EXIT_WAIT=300 STATS_WAIT=30 STATS_QUIET=10
+fi
+
+say() { echo "# $*"; }
+ok() { echo "ok - $*"; }
+skip() { echo "SKIP: $TNAME: $*"; exit 77; }
+
+# Print the logs of every daemon this test started, then fail.
+fail() {
+	local l
+	echo "FAIL: $TNAME: $*"
+	for l in "${T:-/nonexistent}"/daemon.*.log "${T:-/nonexistent}"/valgrind.*.log; do
+		[ -s "$l" ] || continue
+		echo "--- $l (last 40 lines)"
+		tail -n 40 "$l"
+	done
+	exit 1
+}
+
+: "${KMIRROR_CACHEFS:?KMIRROR_CACHEFS is set by tests/fuse/meson.build}"
+[ -x "$KMIRROR_CACHEFS" ] ||
+	skip "kmirror-cachefs is not built ($KMIRROR_CACHEFS)"
+command -v fusermount3 >/dev/null || skip "fusermount3 missing (Debian: fuse3)"
+[ -c /dev/fuse ] || skip "/dev/fuse missing"
+{ : <>/dev/fuse; } 2>/dev/null || skip "/dev/fuse not usable by $(id -un)"
+if [ "$VG" = 1 ] && ! command -v valgrind >/dev/null; then
+	skip "valgrind run asked for, valgrind missing"
+fi
+
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root ($1)"
+}
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/kmfuse-$TNAME.XXXXXX")
+T=$(realpath "$T")
+declare -A DPID=()		# mountpoint -> daemon pid
+declare -a OTHER_MOUNTS=()	# tmpfs and such, unmounted last
+NMOUNT=0
+
+# Is $1 a mount point right now?  (stat would hang or fail on a dead FUSE.)
+is_mounted() {
+	awk -v m="$1" '$5 == m { f = 1 } END { exit !f }' /proc/self/mountinfo
+}
+
+cleanup() {
+	local rc=$? m p i
+	set +e
+	trap - EXIT
+	for m in "${!DPID[@]}"; do
+		fusermount3 -u -z "$m" 2>/dev/null
+	done
+	for p in "${DPID[@]}"; do
+		kill -9 "$p" 2>/dev/null
+	done
+	for p in $(jobs -p); do
+		kill -9 "$p" 2>/dev/null
+	done
+	for ((i = ${#OTHER_MOUNTS[@]} - 1; i >= 0; i--)); do
+		umount -l "${OTHER_MOUNTS[i]}" 2>/dev/null
+	done
+	wait 2>/dev/null
+	if grep -q " ${T}[/ ]" /proc/self/mountinfo; then
+		echo "# $TNAME: mounts left under $T, not removing it" >&2
+	elif [ "$rc" != 0 ] && [ "$rc" != 77 ] && [ -n "${KMIRROR_KEEP:-}" ]; then
+		echo "# $TNAME: kept $T" >&2
+	else
+		rm -rf --one-file-system "$T"
+	fi
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+# Run a command that reads or writes through a mount, with a time bound.
+tm() {
+	timeout -k 5 "${OP_TIMEOUT:-$([ "$VG" = 1 ] && echo 900 || echo 120)}" "$@"
+}
+
+# cfs_mount SRC MNT CACHE [OPTIONS]: start kmirror-cachefs in the
+# foreground (as a job of this shell) and wait until MNT is mounted.
+# CACHE is made if missing (the daemon takes an empty dir or a cache).
+cfs_mount() {
+	local src=$1 mnt=$2 cache=$3 opts=${4:-} log pid i
+	local -a cmd
+	NMOUNT=$((NMOUNT + 1))
+	log=$T/daemon.$NMOUNT.log
+	mkdir -p "$mnt" "$cache"
+	cmd=("$KMIRROR_CACHEFS" "$src" "$mnt" -f -o "cache=$cache${opts:+,$opts}")
+	if [ "$VG" = 1 ]; then
+		# shellcheck disable=SC2054 # commas inside valgrind's options
+		cmd=(valgrind --error-exitcode=99 --leak-check=full
+		     --show-leak-kinds=definite,indirect
+		     --errors-for-leak-kinds=definite,indirect --quiet
+		     --log-file="$T/valgrind.$NMOUNT.log" "${cmd[@]}")
+	fi
+	"${cmd[@]}" >"$log" 2>&1 &
+	pid=$!
+	DPID[$mnt]=$pid
+	for ((i = 0; i < MOUNT_WAIT * 20; i++)); do
+		# Mounted, and the statistics file written at mount is there.
+		is_mounted "$mnt" && [ -f "$cache/kmirror-stats" ] && return 0
+		if ! kill -0 "$pid" 2>/dev/null; then
+			unset "DPID[$mnt]"
+			fail "daemon exited before mounting $mnt: ${cmd[*]}"
+		fi
+		sleep 0.05
+	done
+	is_mounted "$mnt" || fail "$mnt not mounted after ${MOUNT_WAIT}s"
+	fail "no $cache/kmirror-stats ${MOUNT_WAIT}s after mounting"
+}
+
+# daemon_wait PID: wait (bounded) for a daemon to exit; its exit status
+# goes to DRC.  Returns 1 if it is still running after EXIT_WAIT seconds.
+daemon_wait() {
+	local pid=$1 i
+	DRC=0
+	for ((i = 0; i < EXIT_WAIT * 10; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$pid" 2>/dev/null && return 1
+	wait "$pid" || DRC=$?
+	return 0
+}
+
+# cfs_umount MNT: fusermount3 -u, then the daemon must exit with status 0
+# (and a clean memcheck log under valgrind).
+cfs_umount() {
+	local mnt=$1 pid=${DPID[$1]} i
+	for ((i = 0; i < 40; i++)); do
+		fusermount3 -u "$mnt" 2>"$T/fusermount.err" && break
+		sleep 0.25
+	done
+	[ "$i" -lt 40 ] || fail "fusermount3 -u $mnt: $(cat "$T/fusermount.err")"
+	daemon_wait "$pid" ||
+		fail "daemon of $mnt still running ${EXIT_WAIT}s after unmount"
+	unset "DPID[$mnt]"
+	if [ "$DRC" = 99 ] && [ "$VG" = 1 ]; then
+		fail "memcheck found errors in the daemon"
+	fi
+	[ "$DRC" = 0 ] || fail "daemon of $mnt exited with status $DRC after unmount"
+}
+
+# cfs_kill9 MNT: kill -9 the daemon, then clean the dead mount lazily.
+cfs_kill9() {
+	local mnt=$1 pid=${DPID[$1]}
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null || true
+	fusermount3 -u -z "$mnt" 2>/dev/null || umount -l "$mnt"
+	unset "DPID[$mnt]"
+}
+
+# mount_tmpfs DIR SIZE: a tmpfs of SIZE (root only), unmounted at exit.
+mount_tmpfs() {
+	need_root "tmpfs mounts"
+	mkdir -p "$1"
+	mount -t tmpfs -o "size=$2,mode=0755" kmfuse-test "$1"
+	OTHER_MOUNTS+=("$1")
+}
+
+# stat_get CACHE NAME: one value of CACHE/kmirror-stats ("name: value").
+stat_get() {
+	local v
+	v=$(awk -F': *' -v n="$2" '$1 == n { print $2; exit }' "$1/kmirror-stats" 2>/dev/null) ||
+		true
+	if [ -z "$v" ]; then
+		cp "$1/kmirror-stats" "$T/bad-stats" 2>/dev/null || true
+		echo "no '$2' line in $1/kmirror-stats:" >&2
+		cat -A "$T/bad-stats" >&2 || true
+		fail "no '$2' line in $1/kmirror-stats"
+	fi
+	echo "$v"
+}
+
+# stats_fresh CACHE: wait until CACHE/kmirror-stats counts everything done
+# before the call.  The daemon rewrites it within a second of any change
+# (and only then): so either it is rewritten after this moment, or a
+# quiet period of STATS_QUIET seconds shows there was nothing to count.
+stats_fresh() {
+	local f=$1/kmirror-stats mark i
+	mark=$(date +%s.%N)
+	for ((i = 0; i < STATS_QUIET * 20; i++)); do
+		if [ -f "$f" ] &&
+		   awk -v a="$(stat -c %.9Y "$f")" -v b="$mark" 'BEGIN { exit !(a > b) }'; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	[ -f "$f" ] || fail "no $f while mounted"
+}
+
+# wait_stat CACHE NAME MIN: wait until statistic NAME reaches MIN.
+wait_stat() {
+	local i v
+	for ((i = 0; i < STATS_WAIT * 10; i++)); do
+		v=$(stat_get "$1" "$2")
+		[ "$v" -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	fail "statistic $2 stayed at $v (< $3)"
+}
+
+# Random content of SIZE bytes in PATH.
+mkfile() {
+	mkdir -p "$(dirname "$1")"
+	head -c "$2" /dev/urandom >"$1"
+}
+
+# Drop the kernel's page cache of each FILE (fadvise DONTNEED), so that the
+# next read goes to the daemon again.
+drop_pages() {
+	local f
+	for f in "$@"; do
+		dd if="$f" iflag=nocache count=0 status=none
+	done
+}
+
+# drop_pages for every regular file under DIR.
+drop_tree() {
+	local f
+	find "$1" -type f -print0 | while IFS= read -r -d '' f; do
+		dd if="$f" iflag=nocache count=0 status=none
+	done
+}
+
+# sha256 of LEN bytes of FILE at OFF.
+range_sum() {
+	tm dd if="$1" bs=64K iflag=skip_bytes,count_bytes skip="$2" count="$3" \
+		status=none | sha256sum | cut -d' ' -f1
+}
+
+# Every regular file of DIR (but names matching $SUMS_EXCLUDE) with its sha256.
+tree_sums() {
+	(cd "$1" && find . -type f ! -name "${SUMS_EXCLUDE:-/}" -print0 |
+		sort -z | tm xargs -0 -r sha256sum)
+}
+
+# Names, types, sizes of files, modes, owners and link targets of DIR.
+tree_list() {
+	(cd "$1" && find . -mindepth 1 \
+		\( -type f -printf '%P f %s %m %U:%G %n\n' \) -o \
+		\( ! -type f -printf '%P %y %m %U:%G %l\n' \) | sort)
+}
+
+# same_tree SRC MNT WHAT: listings and contents agree.
+same_tree() {
+	diff -u <(tree_list "$1") <(tree_list "$2") >"$T/list.diff" ||
+		fail "$3: listing differs from the source: $(head -n 20 "$T/list.diff")"
+	diff -u <(tree_sums "$1") <(tree_sums "$2") >"$T/sums.diff" ||
+		fail "$3: content differs from the source: $(head -n 20 "$T/sums.diff")"
+}
+
+# Total size in bytes of the regular files of DIR.
+tree_bytes() {
+	find "$1" -type f -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }'
+}

@@ -1,0 +1,108 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Culling: more data is read through the mount than the cache may hold,
+#   t_cull.sh size_limit   -o size_limit=2M on an ordinary cache dir
+#   t_cull.sh tmpfs        a cache dir on a tmpfs that holds half the data
+#                          (cachefiles' defaults: bcull 5% / brun 7% free)
+# Objects get culled (least recently used first), the statistics count it,
+# the cache comes back under its limit, every file still reads as the
+# source, and a file held open the whole time is never culled: read again
+# through a new open (page cache dropped), it comes from the cache.
+# shellcheck source=tests/fuse/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+mode=${1:?usage: t_cull.sh size_limit|tmpfs}
+TNAME=$TNAME-$mode
+src=$T/src mnt=$T/mnt
+MiB=$((1024 * 1024))
+n=12 fsize=$MiB
+[ "$VG" = 1 ] && n=8 fsize=$((512 * 1024))
+case $mode in
+size_limit)
+	# 512 KiB files, two granules each, under a 2 MiB cap.
+	n=10 fsize=$((512 * 1024))
+	cache=$T/cache opts=size_limit=2M limit=$((2 * MiB))
+	;;
+tmpfs)
+	# Half the data fits: 8 MiB for 16 files of 1 MiB.
+	n=$((n + 4)) opts='' limit=''
+	mount_tmpfs "$T/tmpfs" $((n * fsize / 2048))k
+	cache=$T/tmpfs/cache
+	;;
+*)
+	fail "unknown mode $mode"
+	;;
+esac
+for ((i = 0; i < n; i++)); do
+	mkfile "$src/f$i" $((fsize + i))
+done
+
+cfs_mount "$src" "$mnt" "$cache" "$opts"
+exec 3<"$mnt/f0"
+tm cmp "$src/f0" /dev/fd/3 || fail "held file f0, first read"
+for ((i = 1; i < n; i++)); do
+	tm cmp "$src/f$i" "$mnt/f$i" || fail "f$i differs from the source"
+done
+ok "$n files of $fsize bytes read through a cache that holds less"
+
+# Culling runs in the background (the daemon's housekeeper, every second
+# or when kicked): give it up to 15 s.
+STATS_WAIT=$((STATS_WAIT * 3))
+wait_stat "$cache" culls 1
+if [ -n "$limit" ]; then
+	for ((i = 0; i < STATS_WAIT * 10; i++)); do
+		[ "$(stat_get "$cache" cache_bytes)" -le "$limit" ] && break
+		sleep 0.1
+	done
+	cb=$(stat_get "$cache" cache_bytes)
+	[ "$cb" -le "$limit" ] || fail "cache_bytes $cb stays above size_limit $limit"
+	disk=$(find "$cache" -path "$cache/graveyard" -prune -o -type f \
+		! -name kmirror-stats -printf '%b\n' | awk '{ s += $1 * 512 } END { printf "%.0f\n", s }')
+	[ "$disk" -le $((limit + 256 * 1024)) ] ||
+		fail "data objects take $disk bytes on disk, size_limit is $limit"
+	say "cache_bytes $cb, data objects on disk $disk, limit $limit"
+else
+	# Culling goes on until brun (7%) is free again; at least bcull (5%)
+	# must be free once it settled.
+	for ((i = 0; i < STATS_WAIT * 10; i++)); do
+		df -B1 --output=size,avail "$T/tmpfs" | tail -n 1 >"$T/df"
+		read -r total avail <"$T/df"
+		[ $((avail * 100)) -ge $((total * 5)) ] && break
+		sleep 0.1
+	done
+	say "tmpfs: $avail of $total bytes free"
+	[ $((avail * 100)) -ge $((total * 5)) ] ||
+		fail "free space $avail of $total stays below bcull (5%)"
+fi
+culls=$(stat_get "$cache" culls) objs=$(stat_get "$cache" objects)
+[ "$objs" -lt "$n" ] || fail "objects $objs: nothing was culled for real"
+ok "culled: culls $culls, $objs objects left of $n"
+
+# from_cache FILE WHY: a new open of FILE (page cache dropped) reads all
+# of it from the cache, nothing from the source.
+from_cache() {
+	local b0 b1
+	drop_pages "$mnt/$1"
+	stats_fresh "$cache"
+	b0=$(stat_get "$cache" bytes_from_source)
+	tm cmp "$src/$1" "$mnt/$1" || fail "$1 differs from the source"
+	stats_fresh "$cache"
+	b1=$(stat_get "$cache" bytes_from_source)
+	[ "$b1" = "$b0" ] ||
+		fail "$2: $((b1 - b0)) bytes of $1 came from the source"
+}
+
+# The held file was never culled; the file read last (the most recently
+# used) is in the cache too: culling made room for it.
+from_cache f0 "the file held open was culled"
+ok "the file held open was kept and reads from the cache"
+from_cache "f$((n - 1))" "the file read last is not in the cache"
+ok "the file read last is in the cache (least recently used went first)"
+exec 3<&-
+
+for ((i = 1; i < n; i++)); do
+	tm cmp "$src/f$i" "$mnt/f$i" || fail "second pass: f$i differs from the source"
+done
+ok "second pass over every file equals the source"
+cfs_umount "$mnt"

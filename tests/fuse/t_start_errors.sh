@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Start errors: kmirror-cachefs refuses to mount, with one clear message
+# and a non-zero exit (in the foreground and daemonized alike), when the
+# source is missing, the cache dir is on a filesystem without user xattrs
+# (ramfs here; a vfat image where ramfs is missing), the cache dir is in
+# use by another mount (locked), or the cache dir is a directory that is
+# not a cachefiles-layout cache.  The lock goes away with its mount.
+# shellcheck source=tests/fuse/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$T/src mnt=$T/mnt
+mkfile "$src/hello" 1000
+mkdir -p "$mnt" "$T/c1"
+
+# refused WHAT REGEX ARGS...: the daemon exits non-zero within 20 s without
+# mounting, and its stderr matches REGEX (case-insensitive).
+refused() {
+	local what=$1 re=$2 rc=0 t=20
+	local -a vg=()
+	shift 2
+	if [ "$VG" = 1 ]; then
+		t=120
+		# shellcheck disable=SC2054 # commas inside valgrind's options
+		vg=(valgrind --error-exitcode=99 --leak-check=full
+		    --show-leak-kinds=definite,indirect
+		    --errors-for-leak-kinds=definite,indirect --quiet
+		    --log-file="$T/valgrind.refused.log")
+	fi
+	timeout -k 5 "$t" "${vg[@]}" "$KMIRROR_CACHEFS" "$@" >"$T/out" 2>"$T/err" ||
+		rc=$?
+	if is_mounted "$mnt"; then
+		fusermount3 -u -z "$mnt"
+		fail "$what: mounted anyway"
+	fi
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		fail "$what: still running after $t s"
+	fi
+	if [ "$VG" = 1 ] && [ "$rc" = 99 ]; then
+		fail "$what: memcheck found errors: $(cat "$T/valgrind.refused.log")"
+	fi
+	[ "$rc" != 0 ] || fail "$what: exit status 0"
+	[ -s "$T/err" ] || fail "$what: exit $rc but nothing on stderr"
+	grep -Eqi "$re" "$T/err" ||
+		fail "$what: message does not say why ($re): $(cat "$T/err")"
+	ok "$what: exit $rc, \"$(head -n 1 "$T/err")\""
+}
+
+refused "missing source" "$T/no-such-source|source" \
+	"$T/no-such-source" "$mnt" -o cache="$T/c1"
+refused "missing source (foreground)" "$T/no-such-source|source" \
+	"$T/no-such-source" "$mnt" -f -o cache="$T/c1"
+refused "no cache= option" "cache" "$src" "$mnt"
+
+# A filesystem without user xattrs for the cache dir.
+noxattr=
+mkdir -p "$T/ramfs"
+if [ "$(id -u)" = 0 ] && mount -t ramfs kmfuse-ramfs "$T/ramfs" 2>/dev/null; then
+	OTHER_MOUNTS+=("$T/ramfs")
+	touch "$T/ramfs/probe"
+	if setfattr -n user.kmirror -v 1 "$T/ramfs/probe" 2>/dev/null; then
+		say "ramfs here takes user xattrs"
+	else
+		noxattr=$T/ramfs
+	fi
+fi
+if [ -z "$noxattr" ] && [ "$(id -u)" = 0 ] && command -v mkfs.vfat >/dev/null; then
+	truncate -s 8M "$T/vfat.img"
+	mkfs.vfat "$T/vfat.img" >/dev/null
+	mkdir -p "$T/vfat"
+	if mount -o loop "$T/vfat.img" "$T/vfat" 2>/dev/null; then
+		OTHER_MOUNTS+=("$T/vfat")
+		noxattr=$T/vfat
+	fi
+fi
+if [ -n "$noxattr" ]; then
+	mkdir -p "$noxattr/cache"
+	refused "cache dir without user xattrs ($(stat -f -c %T "$noxattr"))" \
+		"xattr" "$src" "$mnt" -o cache="$noxattr/cache"
+else
+	echo "SKIP: cache dir without user xattrs: no such filesystem can be mounted here (ramfs, vfat; root needed)"
+fi
+
+# A directory with other things in it, not a cache.
+mkdir -p "$T/notcache/photos"
+echo hello >"$T/notcache/notes.txt"
+before=$(cd "$T/notcache" && find . | sort)
+refused "cache dir that is not a cachefiles cache" "cache" \
+	"$src" "$mnt" -o cache="$T/notcache"
+[ "$(cd "$T/notcache" && find . | sort)" = "$before" ] ||
+	fail "the daemon changed a directory that is not a cache"
+ok "the directory that is not a cache was left as it was"
+
+# The cache dir is locked while mounted.
+cfs_mount "$src" "$mnt" "$T/cache"
+mkdir -p "$T/mnt2"
+saved=$mnt
+mnt=$T/mnt2
+refused "cache dir in use by another mount" "in use|lock|busy|already" \
+	"$src" "$T/mnt2" -f -o cache="$T/cache"
+mnt=$saved
+tm cmp "$src/hello" "$mnt/hello" || fail "the first mount broke"
+cfs_umount "$mnt"
+cfs_mount "$src" "$T/mnt2" "$T/cache"
+tm cmp "$src/hello" "$T/mnt2/hello" || fail "mount after the lock was released"
+cfs_umount "$T/mnt2"
+ok "the lock goes away with its mount"
+
+"$KMIRROR_CACHEFS" --help >"$T/help" 2>&1 || fail "--help exits non-zero"
+grep -q 'cache=' "$T/help" || fail "--help does not mention cache="
+ok "--help"
