@@ -1,0 +1,22 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# build-kernels.sh OUT [FLAVOUR...]
+#
+# What `meson compile -C build kernel` runs: the guest initramfs and the
+# kernels the QEMU suite boots (default: stock-gcc patched-gcc
+# patched-llvm), each as OUT/<flavour>.bzImage, under OUT.  Kernel builds
+# go through ccache, so a warm run takes a few minutes.
+set -eu
+out=$(mkdir -p "$1" && cd "$1" && pwd)
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+[ $# -gt 0 ] || set -- stock-gcc patched-gcc patched-llvm
+
+"$here/mkinitramfs.sh" "$out/initramfs.cpio.gz"
+for f in "$@"; do
+	t0=$(date +%s)
+	img=$("$here/kbuild.sh" "$out" "$f")
+	cp "$img" "$out/$f.bzImage.tmp"
+	mv "$out/$f.bzImage.tmp" "$out/$f.bzImage"
+	echo "build-kernels: $f: $(($(date +%s) - t0)) s" >&2
+done
