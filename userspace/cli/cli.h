@@ -49,6 +49,7 @@ int km_cmd_key(int argc, char **argv);
 int km_cmd_volume(int argc, char **argv);
 int km_cmd_cookie(int argc, char **argv);
 int km_cmd_cache(int argc, char **argv);
+int km_cache_put(int argc, char **argv);
 int km_cmd_ptc(int argc, char **argv);
 int km_cmd_ceph(int argc, char **argv);
 

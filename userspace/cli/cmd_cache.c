@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* kmirror cache ls DIR [--json], kmirror cache stats DIR */
+/* kmirror cache ls DIR [--json], kmirror cache stats DIR (put: cmd_cache_put.c) */
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
@@ -243,6 +243,7 @@ static int km_cache_stats(int argc, char **argv)
 static const struct km_command km_cache_cmds[] = {
 	{ "ls", "list the objects of a cache", km_cache_ls },
 	{ "stats", "statistics of a kmirror-cachefs mount", km_cache_stats },
+	{ "put", "pre-seed a cache with one object", km_cache_put },
 	{ NULL, NULL, NULL },
 };
 

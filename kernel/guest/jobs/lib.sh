@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared by the cachefiles jobs (sourced, not a job itself).
+
+# bind_cache: the ext4 cache disk /dev/vda on /cache, its cachefiles cache
+# in /cache/fsc, bound through /dev/cachefiles on descriptor 3 (closing it
+# unbinds), as cachefilesd would do it.
+bind_cache() {
+	mount -t ext4 /dev/vda /cache
+	mkdir -p /cache/fsc
+	exec 3<>/dev/cachefiles
+	echo "dir /cache/fsc" >&3
+	echo "tag kmirror" >&3
+	echo "bind" >&3
+}
+
+# read_share PASS: mount the 9p share "src" with cache=fscache, print
+# "md5 PASS SUM PATH" for every file, unmount (which relinquishes the
+# cookies and links their objects into the cache).
+read_share() {
+	mount -t 9p -o trans=virtio,version=9p2000.L,cache=fscache src /mnt
+	(cd /mnt && find . -type f | sort | while read -r f; do
+		sum=$(md5sum "$f")
+		echo "md5 $1 ${sum%% *} ${f#./}"
+	done)
+	umount /mnt
+}
+
+show_stats() {
+	echo "--- /proc/fs/fscache/stats"
+	cat /proc/fs/fscache/stats
+	echo "--- end stats"
+}
+
+unbind_cache() {
+	exec 3>&-
+	umount /cache
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kmirror cache put DIR VOLUME_KEY HEX FILE [--aux HEX]: pre-seed a
+ * cachefiles cache with one object, through libkmirror's fscache API.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "kmirror/fscache.h"
+
+static const char km_cache_put_usage[] =
+	"usage: kmirror cache put DIR VOLUME_KEY HEX FILE [--aux HEX]\n"
+	"Store the contents of FILE as the data object of the cookie with the\n"
+	"hex index key HEX in volume VOLUME_KEY of the cachefiles-layout cache\n"
+	"DIR (an empty DIR becomes a new cache), with aux (coherency) data HEX\n"
+	"(default none) and FILE's size as the object size.  The object is\n"
+	"what Linux's cachefiles writes: a kernel that binds DIR serves the\n"
+	"netfs file from it when the netfs acquires the same key with the same\n"
+	"aux data and size (for 9p: the host inode number as 8 little-endian\n"
+	"bytes, aux the 4-byte little-endian qid.version).  An object already\n"
+	"there for the key is replaced.\n"
+	"Exit status 1: the cache refused the object; 2: bad arguments.\n";
+
+/* What one put needs, parsed from the command line. */
+struct km_put {
+	const char *dir, *vkey, *file;
+	uint8_t key[256], aux[256];
+	long klen, auxlen;
+};
+
+static int km_put_args(int argc, char **argv, struct km_put *p)
+{
+	const char *pos[4];
+	int i, n = 0;
+
+	p->auxlen = 0;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--aux") && i + 1 < argc) {
+			p->auxlen = km_parse_hex(argv[++i], p->aux,
+						 sizeof(p->aux) - 1);
+			if (p->auxlen < 0)
+				return km_error("--aux '%s': not hex data of at most 255 bytes",
+						argv[i]);
+		} else if (n < 4 && (argv[i][0] != '-' || !argv[i][1])) {
+			pos[n++] = argv[i];
+		} else {
+			return km_error("unexpected argument '%s' (see --help)",
+					argv[i]);
+		}
+	}
+	if (n != 4)
+		return km_error("expected DIR VOLUME_KEY HEX FILE (see --help)");
+	p->dir = pos[0];
+	p->vkey = pos[1];
+	p->file = pos[3];
+	p->klen = km_parse_hex(pos[2], p->key, sizeof(p->key) - 1);
+	if (p->klen <= 0)
+		return km_error("'%s' is not a cookie key (1 to 255 bytes of hex)",
+				pos[2]);
+	return KM_EXIT_OK;
+}
+
+/* Copy @fd into the cookie's object; 0 or a negative errno. */
+static int km_put_data(struct fscache_cookie *c, int fd)
+{
+	struct fscache_cache_resources cres;
+	static char buf[1 << 16];
+	int64_t pos = 0;
+	ssize_t n, w;
+	int ret;
+
+	ret = fscache_begin_write_operation(&cres, c);
+	if (ret)
+		return ret;
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		w = fscache_write(&cres, pos, buf, n);
+		if (w != n) {
+			ret = w < 0 ? (int)w : -EIO;
+			break;
+		}
+		pos += n;
+	}
+	if (n < 0)
+		ret = -errno;
+	fscache_end_operation(&cres);
+	return ret;
+}
+
+/* Acquire, invalidate to the new aux and size, write, relinquish. */
+static int km_put_object(struct fscache_volume *v, const struct km_put *p,
+			 int fd, int64_t size)
+{
+	struct fscache_cookie *c;
+	int ret;
+
+	c = fscache_acquire_cookie(v, 0, p->key, p->klen,
+				   p->auxlen ? p->aux : NULL, p->auxlen, size);
+	if (!c)
+		return -errno;
+	ret = fscache_use_cookie(c, true);
+	if (!ret) {
+		fscache_invalidate(c, p->auxlen ? p->aux : NULL, size, 0);
+		ret = km_put_data(c, fd);
+		fscache_unuse_cookie(c, p->auxlen ? p->aux : NULL, &size);
+	}
+	fscache_relinquish_cookie(c, ret != 0);
+	return ret;
+}
+
+static int km_put(const struct km_put *p, int fd, int64_t size)
+{
+	struct fscache_cache *cache;
+	struct fscache_volume *v;
+	int ret;
+
+	ret = fscache_cache_open(p->dir, NULL, &cache);
+	if (ret)
+		return km_error("cannot open cache '%s': %s", p->dir,
+				strerror(-ret));
+	v = fscache_acquire_volume(cache, p->vkey, NULL, 0);
+	if (!v) {
+		ret = errno;
+		fscache_cache_close(cache);
+		if (ret == EACCES)
+			return km_error("volume key '%s' contains '/': cachefiles cannot name its directory",
+					p->vkey);
+		return km_error("volume '%s': %s", p->vkey, strerror(ret));
+	}
+	ret = km_put_object(v, p, fd, size);
+	fscache_relinquish_volume(v, NULL, false);
+	fscache_cache_close(cache);
+	if (ret) {
+		fprintf(stderr, "error: cannot store '%s' in '%s': %s\n",
+			p->file, p->dir, strerror(-ret));
+		return KM_EXIT_FAIL;
+	}
+	return KM_EXIT_OK;
+}
+
+int km_cache_put(int argc, char **argv)
+{
+	struct km_put p;
+	struct stat st;
+	int fd, ret;
+
+	if (argc >= 2 && km_is_help(argv[1])) {
+		fputs(km_cache_put_usage, stdout);
+		return KM_EXIT_OK;
+	}
+	ret = km_put_args(argc, argv, &p);
+	if (ret)
+		return ret;
+	fd = open(p.file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		ret = km_error("cannot read '%s': %s", p.file, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return km_error("'%s' is not a regular file", p.file);
+	}
+	ret = km_put(&p, fd, st.st_size);
+	close(fd);
+	return ret;
+}
