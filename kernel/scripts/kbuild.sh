@@ -12,6 +12,8 @@
 # fragments must survive olddefconfig.  Compilers go
 # through ccache (KMIRROR_CCACHE_DIR, default ~/.cache/kmirror-ccache) so a
 # warm rebuild takes a minute, not four.  Prints the bzImage path last.
+# KMIRROR_KERNEL_TREE builds that tree instead (a developer's git tree of
+# the series; put it at OUT/src/linux-6.1-kmirror so that ccache hits).
 set -eu
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 flavour=$2
@@ -25,7 +27,11 @@ patched-llvm) tree=patched cc=clang ;;
 *) echo "kbuild: unknown flavour '$flavour'" >&2; exit 2 ;;
 esac
 
-src=$("$here/ktree.sh" "$out" "$tree")
+if [ -n "${KMIRROR_KERNEL_TREE:-}" ]; then
+	src=$KMIRROR_KERNEL_TREE
+else
+	src=$("$here/ktree.sh" "$out" "$tree")
+fi
 obj=$out/kbuild/$flavour
 mkdir -p "$obj"
 

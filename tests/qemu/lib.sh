@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared by the tests/qemu scripts (sourced).  Environment from meson:
+#   KMIRROR_KERNEL_OUT  the kernel build dir (bzImages, initramfs, trees)
+#   KMIRROR_CLI         the kmirror CLI
+#   KMIRROR_SOURCE_ROOT the repository
+set -eu
+: "${KMIRROR_KERNEL_OUT:?}" "${KMIRROR_CLI:?}" "${KMIRROR_SOURCE_ROOT:?}"
+K=$KMIRROR_KERNEL_OUT
+S=$KMIRROR_SOURCE_ROOT/kernel/scripts
+T=$(mktemp -d "${TMPDIR:-/tmp}/kmirror-qemu.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# boot FLAVOUR JOB LOG [qemu-run options]: run a guest job; fail with the
+# console's verdict.
+boot() {
+	flavour=$1 job=$2 log=$3
+	shift 3
+	echo "# $flavour: job $job, console in $log"
+	"$S/qemu-run.sh" "$@" "$K/$flavour.bzImage" "$K/initramfs.cpio.gz" \
+		"$job" "$log" || fail "$flavour: job $job"
+}
+
+# make_share DIR: files of many sizes, empty, sub-directories.
+make_share() {
+	mkdir -p "$1/sub/deeper"
+	: >"$1/empty"
+	echo hello >"$1/sub/small"
+	for n in 1 511 4096 4097 65536 300000 1048577; do
+		head -c "$n" /dev/urandom >"$1/f$n"
+	done
+	head -c 2000000 /dev/urandom >"$1/sub/deeper/big"
+}
+
+# share_sums DIR: "SUM PATH" of every file, sorted by path.
+share_sums() {
+	(cd "$1" && find . -type f | LC_ALL=C sort | while read -r f; do
+		sum=$(md5sum "$f")
+		echo "${sum%% *} ${f#./}"
+	done)
+}
+
+# guest_sums LOG PASS: the same from a guest's "md5 PASS SUM PATH" lines.
+guest_sums() {
+	grep "^md5 $2 " "$1" | cut -d' ' -f3- | LC_ALL=C sort -k2
+}
+
+# stat_field LOG LINE FIELD: a number of /proc/fs/fscache/stats, e.g.
+# stat_field LOG IO rd.
+stat_field() {
+	sed -n "/^--- \/proc\/fs\/fscache\/stats/,/^--- end stats/p" "$1" |
+		grep "^$2 *:" | tr ' ' '\n' | sed -n "s/^$3=//p" | head -n 1
+}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# t_kunit.sh FLAVOUR: boot the patched kernel; the core's KUnit suites ran
+# at boot from tests/vectors.  The console is parsed by the tree's own
+# tools/testing/kunit/kunit.py; every suite of kernel/kunit must be there
+# and pass, and the kernel must not complain (qemu-run.sh).
+. "$(dirname "$0")/lib.sh"
+flavour=$1
+log=$K/kunit-$flavour.log
+boot "$flavour" boot "$log"
+kunit=$K/src/linux-6.1/tools/testing/kunit/kunit.py
+python3 "$kunit" parse "$log" >"$T/parse" 2>&1 || {
+	cat "$T/parse"
+	fail "kunit.py parse: failures"
+}
+tail -n 3 "$T/parse"
+for src in "$KMIRROR_SOURCE_ROOT"/kernel/kunit/*_kunit.c; do
+	suite=$(sed -n 's/^\t\.name = "\(.*\)",$/\1/p' "$src")
+	[ -n "$suite" ] || fail "no suite name in $src"
+	grep -q "^ok [0-9]* $suite\$" "$log" || fail "suite $suite did not pass"
+	echo "ok suite $suite"
+done
