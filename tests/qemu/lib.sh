@@ -45,13 +45,15 @@ share_sums() {
 }
 
 # guest_sums LOG PASS: the same from a guest's "md5 PASS SUM PATH" lines.
+# (The serial console ends its lines with \r\n.)
 guest_sums() {
-	grep "^md5 $2 " "$1" | cut -d' ' -f3- | LC_ALL=C sort -k2
+	tr -d '\r' <"$1" | grep "^md5 $2 " | cut -d' ' -f3- | LC_ALL=C sort -k2
 }
 
 # stat_field LOG LINE FIELD: a number of /proc/fs/fscache/stats, e.g.
 # stat_field LOG IO rd.
 stat_field() {
-	sed -n "/^--- \/proc\/fs\/fscache\/stats/,/^--- end stats/p" "$1" |
+	tr -d '\r' <"$1" |
+		sed -n "/^--- \/proc\/fs\/fscache\/stats/,/^--- end stats/p" |
 		grep "^$2 *:" | tr ' ' '\n' | sed -n "s/^$3=//p" | head -n 1
 }
