@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# format-series.sh OUT
+#
+# Emit the kernel series as `git format-patch` mails in OUT/series/, the
+# core's files included (in the first patch, with the lib/ hook-up), ready
+# for `git am` on a clean Linux 6.1 tree.  Then check them:
+#   - the mails apply in order (git apply) to a copy of the stock tree, and
+#     the result is byte for byte the tree the QEMU kernels are built from
+#     (kernel/scripts/ktree.sh patched);
+#   - every mail passes the tree's scripts/checkpatch.pl --strict with no
+#     ERROR and no WARNING (CHECKs are counted and printed).
+# Exit 1 if either check fails.
+set -eu
+out=$(mkdir -p "$1" && cd "$1" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+patches=$top/kernel/patches
+stock=$("$here/ktree.sh" "$out" stock)
+patched=$("$here/ktree.sh" "$out" patched)
+
+git_() { git -C "$repo" -c user.name=kmirror -c user.email=kmirror@lists.invalid "$@"; }
+
+# A small repository holding the pristine versions of the files the
+# series touches: enough for git format-patch's index lines, which are
+# the stock tree's own blob ids.
+repo=$out/series-git
+rm -rf "$repo" "$out/series"
+mkdir -p "$repo"
+grep -h '^diff --git a/' $(sed -e '/^#/d' -e "s|^|$patches/|" "$patches/series") |
+	sed 's|^diff --git a/\([^ ]*\) .*|\1|' | LC_ALL=C sort -u >"$out/touched"
+(cd "$stock" && xargs -r cp --parents -t "$repo" <"$out/touched")
+git_ init -q
+git_ add -A -f .
+git_ commit -q -m "Linux 6.1 (Debian linux-source-6.1), touched files"
+
+first=1
+sed -e '/^#/d' -e '/^$/d' "$patches/series" | while read -r p; do
+	if [ $first = 1 ]; then
+		# The core comes in with the first patch, from core/ and kernel/.
+		"$here/install-core.sh" "$repo"
+		git_ apply --index "$patches/$p"
+		git_ add -A -f lib/kmirror include/linux/kmirror
+		git -C "$repo" mailinfo "$out/msg" /dev/null <"$patches/$p" >"$out/info"
+		subject=$(sed -n 's/^Subject: //p' "$out/info")
+		author="$(sed -n 's/^Author: //p' "$out/info") <$(sed -n 's/^Email: //p' "$out/info")>"
+		printf '%s\n\n' "$subject" | cat - "$out/msg" >"$out/msg.full"
+		git_ commit -q --author="$author" -F "$out/msg.full"
+		first=0
+	else
+		git_ am -q "$patches/$p"
+	fi
+done
+git_ format-patch -q --zero-commit -o "$out/series" HEAD~$(($(sed -e '/^#/d' -e '/^$/d' "$patches/series" | wc -l)))
+n=$(ls "$out/series" | wc -l)
+echo "format-series: $n mails in $out/series"
+
+# Check 1: the mails rebuild the tree the kernels are built from.
+check=$out/series-check
+rm -rf "$check"
+cp -al "$stock" "$check"
+for m in "$out"/series/*.patch; do
+	(cd "$check" && git apply "$m") || { echo "format-series: $m does not apply" >&2; exit 1; }
+done
+if ! diff -r -q -x '.kmirror-*' "$check" "$patched" >"$out/tree.diff"; then
+	echo "format-series: the series does not rebuild the patched tree:" >&2
+	head -n 20 "$out/tree.diff" >&2
+	exit 1
+fi
+echo "format-series: applies to a clean 6.1 tree and gives the built tree"
+rm -rf "$check"
+
+# Check 2: checkpatch --strict, no ERROR and no WARNING.
+bad=0
+for m in "$out"/series/*.patch; do
+	res=$("$stock/scripts/checkpatch.pl" --strict --no-tree "$m" 2>&1 || true)
+	e=$(echo "$res" | grep -c '^ERROR:' || true)
+	w=$(echo "$res" | grep -c '^WARNING:' || true)
+	c=$(echo "$res" | grep -c '^CHECK:' || true)
+	echo "checkpatch: $(basename "$m"): $e errors, $w warnings, $c checks"
+	if [ "$e" -gt 0 ] || [ "$w" -gt 0 ]; then
+		echo "$res" | grep -A4 -E '^(ERROR|WARNING):' | head -n 40
+		bad=1
+	fi
+done
+exit $bad
