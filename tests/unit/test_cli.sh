@@ -350,5 +350,41 @@ else
 	not_ok "cache ls text shows control characters as \\xNN" "$out"
 fi
 
+# cache put: pre-seed an object; cache ls sees it as the kernel would.
+seed=$tmp/seed
+mkdir -p "$seed"
+printf 'seeded bytes\n' >"$tmp/seedfile"
+km cache put "$seed" 9p,src, d3c0ab0000000000 "$tmp/seedfile" --aux 0a0b0c0d
+check "cache put into an empty directory exits 0" 0
+km cache ls "$seed" --json
+want='{"volume":"9p,src,","key":"d3c0ab0000000000","object_size":13,"zero_point":0,"type":1,"content":0,"aux":"0a0b0c0d","path":"cache/I9p,src,/@fa/Tabc0d3,"}'
+if [ "$rc" = 0 ] && [ "$out" = "$want" ]; then
+	ok "cache put writes the object where and as cachefiles would"
+else
+	not_ok "cache put writes the object where and as cachefiles would" "$out"
+fi
+if cmp -s -n 13 "$tmp/seedfile" "$seed/cache/I9p,src,/@fa/Tabc0d3,"; then
+	ok "cache put stores the file's bytes"
+else
+	not_ok "cache put stores the file's bytes"
+fi
+printf 'other\n' >"$tmp/seedfile2"
+km cache put "$seed" 9p,src, d3c0ab0000000000 "$tmp/seedfile2"
+km cache ls "$seed" --json
+if [[ $out == *'"object_size":6,'*'"aux":"",'* ]] &&
+   cmp -s -n 6 "$tmp/seedfile2" "$seed/cache/I9p,src,/@fa/Tabc0d3,"; then
+	ok "cache put replaces the object of the same key"
+else
+	not_ok "cache put replaces the object of the same key" "$out"
+fi
+km cache put "$seed" 9p,src, xyz "$tmp/seedfile"
+check_error "cache put refuses a bad key" 2 "not a cookie key"
+km cache put "$seed" 9p/src 01 "$tmp/seedfile"
+check_error "cache put refuses a volume key with '/'" 2 "contains '/'"
+km cache put "$seed" 9p,src, 01 "$tmp/no-such-file"
+check_error "cache put refuses a missing file" 2 "cannot read"
+km cache put "$tmp/seedfile" 9p,src, 01 "$tmp/seedfile"
+check_error "cache put refuses a DIR that is not a directory" 2 "cannot open cache"
+
 echo "1..$n"
 [ $fails = 0 ]

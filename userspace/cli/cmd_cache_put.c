@@ -5,12 +5,16 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "kmc_cookie.h"
+#include "kmc_layout.h"
+#include "kmc_volume.h"
 #include "kmirror/fscache.h"
 
 static const char km_cache_put_usage[] =
@@ -91,23 +95,76 @@ static int km_put_data(struct fscache_cookie *c, int fd)
 	return ret;
 }
 
-/* Acquire, invalidate to the new aux and size, write, relinquish. */
+/*
+ * Delete the object file of @p's key, if any.  Only for an object that the
+ * library refused to look up (below): the cache is offline, nobody else
+ * uses it.
+ */
+static void km_put_remove_object(const struct km_put *p)
+{
+	char rel[KMC_OBJECT_PATH_SIZE], path[PATH_MAX];
+	size_t vlen = strlen(p->vkey);
+	u32 vhash, khash;
+
+	if (kmc_volume_hash(p->vkey, vlen, &vhash) ||
+	    kmc_cookie_hash(vhash, p->key, p->klen, &khash) ||
+	    kmc_object_path(p->vkey, vlen, khash, p->key, p->klen, rel,
+			    sizeof(rel)) < 0)
+		return;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", p->dir, rel) <
+	    sizeof(path))
+		unlink(path);
+}
+
+/*
+ * Acquire and use the cookie of @p's key.  An object whose xattr the
+ * kernel's check cannot even read (stored aux data of another length:
+ * -ERANGE, see docs/kernel-differences.md) makes the cookie fail for good,
+ * as in the kernel; the tool wants it replaced, so it deletes that object
+ * and tries once more.
+ */
+static struct fscache_cookie *km_put_use(struct fscache_volume *v,
+					 const struct km_put *p, int64_t size,
+					 int *ret)
+{
+	const void *aux = p->auxlen ? p->aux : NULL;
+	struct fscache_cookie *c;
+	int try;
+
+	for (try = 0; try < 2; try++) {
+		c = fscache_acquire_cookie(v, 0, p->key, p->klen, aux,
+					   p->auxlen, size);
+		if (!c) {
+			*ret = -errno;
+			return NULL;
+		}
+		/* As in the kernel, a use counts even when it cannot cache. */
+		*ret = fscache_use_cookie(c, true);
+		if (!*ret || try)
+			return c;
+		fscache_unuse_cookie(c, NULL, NULL);
+		fscache_relinquish_cookie(c, false);
+		km_put_remove_object(p);
+	}
+	return c;
+}
+
+/* Invalidate to the new aux data and size, write, relinquish. */
 static int km_put_object(struct fscache_volume *v, const struct km_put *p,
 			 int fd, int64_t size)
 {
+	const void *aux = p->auxlen ? p->aux : NULL;
 	struct fscache_cookie *c;
 	int ret;
 
-	c = fscache_acquire_cookie(v, 0, p->key, p->klen,
-				   p->auxlen ? p->aux : NULL, p->auxlen, size);
+	c = km_put_use(v, p, size, &ret);
 	if (!c)
-		return -errno;
-	ret = fscache_use_cookie(c, true);
+		return ret;
 	if (!ret) {
-		fscache_invalidate(c, p->auxlen ? p->aux : NULL, size, 0);
+		fscache_invalidate(c, aux, size, 0);
 		ret = km_put_data(c, fd);
-		fscache_unuse_cookie(c, p->auxlen ? p->aux : NULL, &size);
 	}
+	fscache_unuse_cookie(c, aux, &size);
 	fscache_relinquish_cookie(c, ret != 0);
 	return ret;
 }
