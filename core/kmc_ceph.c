@@ -88,16 +88,19 @@ const char *kmc_ceph_reason(enum kmc_ceph_code code)
 {
 	return kmc_ceph_text(code)->reason;
 }
+EXPORT_SYMBOL(kmc_ceph_reason);
 
 const char *kmc_ceph_code_name(enum kmc_ceph_code code)
 {
 	return kmc_ceph_text(code)->name;
 }
+EXPORT_SYMBOL(kmc_ceph_code_name);
 
 const char *kmc_ceph_kernel_msg(enum kmc_ceph_code code)
 {
 	return kmc_ceph_text(code)->kmsg;
 }
+EXPORT_SYMBOL(kmc_ceph_kernel_msg);
 
 /* Record the first error; always returns -EINVAL. */
 static int kmc_ceph_fail(struct kmc_ceph_diag *d, enum kmc_ceph_code code,
@@ -534,6 +537,7 @@ int kmc_ceph_parse_ips(const char *s, size_t len, char delim,
 	*count = i + 1;
 	return 0;
 }
+EXPORT_SYMBOL(kmc_ceph_parse_ips);
 
 /* ----- fsid: ceph_parse_fsid() of net/ceph/ceph_common.c ----- */
 
@@ -561,6 +565,7 @@ int kmc_ceph_parse_fsid(const char *s, size_t len, u8 *fsid)
 	memcpy(fsid, b, sizeof(b));
 	return 0;
 }
+EXPORT_SYMBOL(kmc_ceph_parse_fsid);
 
 bool kmc_ceph_fsid_canonical(const char *s, size_t len)
 {
@@ -576,6 +581,7 @@ bool kmc_ceph_fsid_canonical(const char *s, size_t len)
 	}
 	return true;
 }
+EXPORT_SYMBOL(kmc_ceph_fsid_canonical);
 
 /* ----- paths: canonicalize_path() of fs/ceph/super.c ----- */
 
@@ -591,6 +597,7 @@ size_t kmc_ceph_canon_path(const char *src, size_t len, char *dst)
 	dst[j] = '\0';
 	return j;
 }
+EXPORT_SYMBOL(kmc_ceph_canon_path);
 
 /* The length canonicalize_path() leaves, without writing anything. */
 static size_t kmc_ceph_canon_len(const char *src, size_t len)
@@ -618,6 +625,7 @@ int kmc_ceph_path(const struct kmc_ceph_mount *m, char *buf, size_t size)
 	/* Writes at most path_len + 1 bytes (the NUL included). */
 	return kmc_ceph_canon_path(m->path.ptr, m->path.len, buf);
 }
+EXPORT_SYMBOL(kmc_ceph_path);
 
 /* ----- the source: ceph_parse_source() of fs/ceph/super.c ----- */
 
@@ -1110,11 +1118,13 @@ int kmc_ceph_parse(const char *src, size_t src_len, const char *opts,
 	m->diag.where = m->diag.quirk_where;
 	return -EINVAL;
 }
+EXPORT_SYMBOL(kmc_ceph_parse);
 
 struct kmc_ceph_span kmc_ceph_name(const struct kmc_ceph_mount *m)
 {
 	return m->opt_name.ptr ? m->opt_name : m->src_name;
 }
+EXPORT_SYMBOL(kmc_ceph_name);
 
 const u8 *kmc_ceph_fsid(const struct kmc_ceph_mount *m)
 {
@@ -1122,6 +1132,7 @@ const u8 *kmc_ceph_fsid(const struct kmc_ceph_mount *m)
 		return m->src_fsid;
 	return m->have_opt_fsid ? m->opt_fsid : NULL;
 }
+EXPORT_SYMBOL(kmc_ceph_fsid);
 
 /* ----- formatting: %pU, %pI4, %pI6c (lib/vsprintf.c) ----- */
 
@@ -1154,6 +1165,7 @@ void kmc_ceph_format_fsid(const u8 *fsid, char *buf)
 	}
 	*buf = '\0';
 }
+EXPORT_SYMBOL(kmc_ceph_format_fsid);
 
 /* ip4_string(): dotted decimal. */
 static char *kmc_ceph_put_ip4(char *p, const u8 *ip)
@@ -1253,6 +1265,7 @@ int kmc_ceph_format_addr(const struct kmc_ceph_addr *a, char *buf,
 	buf[p - tmp] = '\0';
 	return p - tmp;
 }
+EXPORT_SYMBOL(kmc_ceph_format_addr);
 
 int kmc_ceph_volume_key(const u8 *fsid, const char *uniq, size_t uniq_len,
 			char *buf, size_t size)
@@ -1270,3 +1283,4 @@ int kmc_ceph_volume_key(const u8 *fsid, const char *uniq, size_t uniq_len,
 	buf[len] = '\0';
 	return len;
 }
+EXPORT_SYMBOL(kmc_ceph_volume_key);
