@@ -52,6 +52,7 @@ static struct kunit_suite kmc_hash_suite = {
 	.name = "kmc_hash",
 	.test_cases = kmc_hash_cases,
 };
+
 kunit_test_suite(kmc_hash_suite);
 
 MODULE_LICENSE("GPL");

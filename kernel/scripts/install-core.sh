@@ -7,7 +7,7 @@
 # here, so the core exists once, in core/):
 #   include/linux/kmirror/   core/*.h and kernel/kcompat.h
 #   lib/kmirror/             core/*.c, kernel/Kconfig, kernel/Kbuild
-#   lib/kmirror/kunit/       kernel/kunit/*.c and the test vectors of
+#   lib/kmirror/kunit/       kernel/kunit/*.[ch] and the test vectors of
 #                            tests/vectors as C headers (vec2c.py), the
 #                            same files the cmocka suites include
 # The hook-up (lib/Kconfig, lib/Makefile) is kernel/patches' first patch.
@@ -30,7 +30,7 @@ mkdir -p "$inc" "$lib/kunit"
 cp "$top"/core/*.h "$top/kernel/kcompat.h" "$inc/"
 cp "$top"/core/*.c "$lib/"
 cp "$top/kernel/Kconfig" "$top/kernel/Kbuild" "$lib/"
-cp "$top"/kernel/kunit/*.c "$top/kernel/kunit/Makefile" "$lib/kunit/"
+cp "$top"/kernel/kunit/*.[ch] "$top/kernel/kunit/Makefile" "$lib/kunit/"
 for v in "$top"/tests/vectors/*.vec; do
 	name=$(basename "$v" .vec)
 	python3 "$top/tests/tools/vec2c.py" "$name" "$v" "$lib/kunit/kmv_$name.h"
