@@ -2,17 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # build-kernels.sh OUT [FLAVOUR...]
 #
-# What `meson compile -C build kernel` runs: the guest initramfs and the
-# kernels the QEMU suite boots (default: stock-gcc patched-gcc
-# patched-llvm), each as OUT/<flavour>.bzImage, under OUT.  Kernel builds
-# go through ccache, so a warm run takes a few minutes.
+# What `meson compile -C build kernel` runs: the kernels the QEMU suite
+# boots (default: stock-gcc patched-gcc patched-llvm), each as
+# OUT/<flavour>.bzImage, and the guest initramfs with its static test
+# programs (build-guest-progs.sh: the tree's mm selftests, ptc_stress,
+# ptc_bench), under OUT.  Kernel builds go through ccache, so a warm run
+# takes a few minutes.
 set -eu
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -gt 0 ] || set -- stock-gcc patched-gcc patched-llvm
 
-"$here/mkinitramfs.sh" "$out/initramfs.cpio.gz"
 for f in "$@"; do
 	t0=$(date +%s)
 	img=$("$here/kbuild.sh" "$out" "$f")
@@ -20,3 +21,7 @@ for f in "$@"; do
 	mv "$out/$f.bzImage.tmp" "$out/$f.bzImage"
 	echo "build-kernels: $f: $(($(date +%s) - t0)) s" >&2
 done
+
+KMIRROR_KERNEL_OUT=$out "$here/build-guest-progs.sh" "$out/guest-progs" \
+	"$("$here/ktree.sh" "$out" stock)"
+"$here/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$out/guest-progs"
