@@ -17,6 +17,7 @@ tail -n 3 "$T/parse"
 for src in "$KMIRROR_SOURCE_ROOT"/kernel/kunit/*_kunit.c; do
 	suite=$(sed -n 's/^\t\.name = "\(.*\)",$/\1/p' "$src")
 	[ -n "$suite" ] || fail "no suite name in $src"
-	grep -q "^ok [0-9]* $suite\$" "$log" || fail "suite $suite did not pass"
+	tr -d '\r' <"$log" | grep -q "^ok [0-9]* $suite\$" ||
+		fail "suite $suite did not pass"
 	echo "ok suite $suite"
 done
