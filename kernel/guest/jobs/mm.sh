@@ -95,6 +95,12 @@ grep -qw la57 /proc/cpuinfo && la57=yes
 thp=/sys/kernel/mm/transparent_hugepage
 thp_enabled=$(sed 's/.*\[\(.*\)\].*/\1/' $thp/enabled 2>/dev/null)
 thp_defrag=$(sed 's/.*\[\(.*\)\].*/\1/' $thp/defrag 2>/dev/null)
+# A test that fails or is killed in the middle (khugepaged) leaves its
+# THP settings behind.
+restore_thp() {
+	[ -n "$thp_enabled" ] && echo "$thp_enabled" >$thp/enabled
+	[ -n "$thp_defrag" ] && echo "$thp_defrag" >$thp/defrag
+}
 thp_fault=no
 "$bin/mm_probe" thp && thp_fault=yes
 echo "mm: kernel $(uname -r), madvise(2): ${madvise:-no}, debugfs: $([ -d /sys/kernel/debug ] && echo yes || echo no), la57: ${la57:-no}, THP enabled=$thp_enabled defrag=$thp_defrag, THP at fault: $thp_fault"
@@ -128,21 +134,24 @@ else
 fi
 run soft-dirty 120 ./soft-dirty
 run memfd_secret 120 ./memfd_secret
-if [ -n "$madvise" ]; then
-	run madv_populate 120 ./madv_populate
-	run transhuge-stress 60 -t ./transhuge-stress 64
-	run khugepaged 600 ./khugepaged
-else
-	for t in madv_populate transhuge-stress khugepaged; do
-		skip $t "no madvise(2) in this kernel (CONFIG_ADVISE_SYSCALLS)"
-	done
-fi
 if [ -z "$madvise" ]; then
 	skip split_huge_page_test "no madvise(2) in this kernel (CONFIG_ADVISE_SYSCALLS)"
 elif [ ! -e /sys/kernel/debug/split_huge_pages ]; then
 	skip split_huge_page_test "no /sys/kernel/debug/split_huge_pages (CONFIG_DEBUG_FS)"
 else
 	run split_huge_page_test 300 ./split_huge_page_test
+fi
+if [ -n "$madvise" ]; then
+	run madv_populate 120 ./madv_populate
+	run transhuge-stress 60 -t ./transhuge-stress 64
+	# Its last case (collapse_compound_extreme) wants 512 huge pages
+	# at once: the whole of a 1 GiB guest.
+	run khugepaged 600 ./khugepaged
+	restore_thp
+else
+	for t in madv_populate transhuge-stress khugepaged; do
+		skip $t "no madvise(2) in this kernel (CONFIG_ADVISE_SYSCALLS)"
+	done
 fi
 if [ -e /sys/kernel/debug/gup_test ]; then
 	run gup_test-u 120 ./gup_test -u
@@ -152,10 +161,7 @@ else
 	skip gup_test "no /sys/kernel/debug/gup_test (CONFIG_GUP_TEST, CONFIG_DEBUG_FS)"
 fi
 
-# A test killed in the middle (khugepaged) may leave its THP settings.
-[ -n "$thp_enabled" ] && echo "$thp_enabled" >$thp/enabled
-[ -n "$thp_defrag" ] && echo "$thp_defrag" >$thp/defrag
-
+restore_thp
 run ptc_stress $((stress_secs + 180)) "$bin/ptc_stress" "$stress_secs" \
 	"$stress_workers" /tmp
 echo "mm: summary: $nok ok, $nfail failed, $nskip skipped"
