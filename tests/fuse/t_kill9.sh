@@ -18,11 +18,13 @@ for ((i = 0; i < n; i++)); do
 done
 
 # writer DIR SEED: endless random writes in place, appends, truncates and
-# new files under DIR, until it is killed or the mount dies.
+# new files under DIR, until it is killed or the mount dies.  Once the dead
+# mount is detached, DIR is a plain directory again: stop then too, or the
+# writes would go on there for ever.
 writer() {
 	local d=$1 f off len k=0
 	RANDOM=$2
-	while :; do
+	while grep -q " $d " /proc/self/mountinfo; do
 		k=$((k + 1))
 		f=$d/f$((RANDOM % n))
 		off=$(((RANDOM * 32768 + RANDOM) % (fsize + 300000)))
@@ -55,6 +57,7 @@ for round in 1 2 3; do
 	pid=${DPID[$mnt]}
 	kill -0 "$wpid" 2>/dev/null || fail "round $round: the writer died before the kill"
 	cfs_kill9 "$mnt"
+	kill "$wpid" 2>/dev/null || true
 	wait "$wpid" 2>/dev/null || true
 	ok "round $round: daemon killed with -9 after ${delay}s of writes (pid $pid)"
 
