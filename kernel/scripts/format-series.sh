@@ -60,8 +60,12 @@ echo "format-series: $n mails in $out/series"
 check=$out/series-check
 rm -rf "$check"
 cp -al "$stock" "$check"
+# $out usually sits inside kmirror's own work tree; there git apply would
+# take the patch paths as relative to that repository and silently skip
+# them all.  The ceiling keeps it from looking above the copy.
 for m in "$out"/series/*.patch; do
-	(cd "$check" && git apply "$m") || { echo "format-series: $m does not apply" >&2; exit 1; }
+	(cd "$check" && GIT_CEILING_DIRECTORIES=$out git apply "$m") ||
+		{ echo "format-series: $m does not apply" >&2; exit 1; }
 done
 if ! diff -r -q -x '.kmirror-*' "$check" "$patched" >"$out/tree.diff"; then
 	echo "format-series: the series does not rebuild the patched tree:" >&2
