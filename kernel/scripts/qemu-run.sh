@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# qemu-run.sh [-d IMG]... [-s DIR:TAG]... [-a ARGS] [-t SECS] BZIMAGE INITRD JOB LOG
+# qemu-run.sh [-d IMG]... [-s DIR:TAG]... [-a ARGS] [-q OPTS] [-t SECS]
+#             BZIMAGE INITRD JOB LOG
 #
 # Boot BZIMAGE with INITRD in qemu-system-x86_64, run guest job JOB
 # (kernel/guest/jobs/JOB.sh), console to LOG.  -d adds a raw virtio disk
 # (/dev/vda, /dev/vdb, ...), -s a 9p share with mount tag TAG, -a kernel
-# arguments.  The page-table check is on (page_table_check=on) unless -a
+# arguments, -q QEMU options (split on blanks; the benchmark's -icount).  The page-table check is on (page_table_check=on) unless -a
 # says page_table_check=off.
 #
 # The accelerator is KMIRROR_QEMU_ACCEL if set, else what qemu-accel.sh
@@ -16,12 +17,13 @@
 # WARNING, Oops or panic; otherwise the lines that tell why, and 1.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-disks= shares= args= timeout=300
-while getopts d:s:a:t: o; do
+disks= shares= args= qopts= timeout=300
+while getopts d:s:a:q:t: o; do
 	case $o in
 	d) disks="$disks $OPTARG" ;;
 	s) shares="$shares $OPTARG" ;;
 	a) args="$args $OPTARG" ;;
+	q) qopts="$qopts $OPTARG" ;;
 	t) timeout=$OPTARG ;;
 	*) exit 2 ;;
 	esac
@@ -45,7 +47,8 @@ case $args in
 *page_table_check=*) ;;
 *) args="page_table_check=on$args" ;;
 esac
-timeout "$timeout" qemu-system-x86_64 "$@" \
+# shellcheck disable=SC2086
+timeout "$timeout" qemu-system-x86_64 "$@" $qopts \
 	-append "console=ttyS0 panic=-1 oops=panic $args kmirror.job=$job" \
 	</dev/null >"$log" 2>&1 || true
 

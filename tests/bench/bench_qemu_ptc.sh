@@ -19,9 +19,7 @@
 #           advances 2^SHIFT ns per emulated instruction, so ops/s counts
 #           instructions, the same run after run (to about 1%) whatever
 #           the host's load; it sees no cache or TLB effects.
-#           ICOUNT_ROUNDS rounds, best and spread.  qemu-run.sh takes no
-#           QEMU options, so this part runs qemu-system-x86_64 itself
-#           (with qemu-run.sh's machine) and console-check.sh after it.
+#           ICOUNT_ROUNDS rounds, best and spread.
 # Timings are reported, never pass/fail; the script fails only if a boot
 # or the job fails.
 #
@@ -73,13 +71,9 @@ boot() {
 		"$S/qemu-run.sh" -t 600 -a "$append" "$K/$2.bzImage" "$initrd" \
 			ptcbench "$log" >"$T/verdict" || verdict=bad
 	else
-		timeout 900 qemu-system-x86_64 -accel tcg \
-			-icount "shift=$SHIFT,sleep=off" -m 1024 -nographic \
-			-no-reboot -kernel "$K/$2.bzImage" -initrd "$initrd" \
-			-append "console=ttyS0 panic=-1 oops=panic $append kmirror.job=ptcbench" \
-			</dev/null >"$log" 2>&1 || true
-		"$S/console-check.sh" "$log" ptcbench >"$T/verdict" ||
-			verdict=bad
+		KMIRROR_QEMU_ACCEL=tcg "$S/qemu-run.sh" -t 900 -a "$append" \
+			-q "-icount shift=$SHIFT,sleep=off" "$K/$2.bzImage" \
+			"$initrd" ptcbench "$log" >"$T/verdict" || verdict=bad
 	fi
 	if [ "${verdict:-}" = bad ]; then
 		cat "$T/verdict"
