@@ -23,9 +23,8 @@
 # Timings are reported, never pass/fail; the script fails only if a boot
 # or the job fails.
 #
-# Environment: KMIRROR_KERNEL_OUT (stock-gcc.bzImage, patched-gcc.bzImage,
-# initramfs.cpio.gz with the guest programs, else they are built from
-# KMIRROR_KERNEL_OUT/src/linux-6.1), KMIRROR_BENCH_ROUNDS (wall rounds,
+# Environment: KMIRROR_KERNEL_OUT (where build-kernels.sh puts
+# stock-gcc.bzImage, patched-gcc.bzImage and initramfs.cpio.gz), KMIRROR_BENCH_ROUNDS (wall rounds,
 # 5), KMIRROR_BENCH_ICOUNT_ROUNDS (2; 0: no icount part),
 # KMIRROR_BENCH_ICOUNT_SHIFT (3), KMIRROR_BENCH_SECS (seconds per test
 # and boot, 2), KMIRROR_BENCH_PAGES (pages per operation, 256).  Every
@@ -43,15 +42,11 @@ PAGES=${KMIRROR_BENCH_PAGES:-256}
 T=$(mktemp -d "${TMPDIR:-/tmp}/kmirror-bench-ptc.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
+# The kernels and the initramfs, as `meson compile -C build kernel` makes
+# them (quick when they are up to date).
+"$S/build-kernels.sh" "$K" stock-gcc patched-gcc >"$T/build.log" 2>&1 ||
+	{ tail -n 30 "$T/build.log"; echo "FAIL: build-kernels.sh"; exit 1; }
 initrd=$K/initramfs.cpio.gz
-if ! gzip -dc "$initrd" | cpio -t --quiet 2>/dev/null |
-	grep -q '^opt/bin/ptc_bench$'; then
-	echo "# $initrd has no ptc_bench: building the guest programs"
-	"$S/build-guest-progs.sh" "$T/progs"
-	"$S/mkinitramfs.sh" "$T/initramfs.cpio.gz" "$T/progs"
-	initrd=$T/initramfs.cpio.gz
-	export KMIRROR_ACCEL_CACHE="${KMIRROR_ACCEL_CACHE:-$K/qemu-accel}"
-fi
 accel=${KMIRROR_QEMU_ACCEL:-$("$S/qemu-accel.sh" "$K/stock-gcc.bzImage" "$initrd")}
 export KMIRROR_QEMU_ACCEL="$accel"
 
