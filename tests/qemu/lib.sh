@@ -57,3 +57,11 @@ stat_field() {
 		sed -n "/^--- \/proc\/fs\/fscache\/stats/,/^--- end stats/p" |
 		grep "^$2 *:" | tr ' ' '\n' | sed -n "s/^$3=//p" | head -n 1
 }
+
+# stats_shape LOG: the first /proc/fs/fscache/stats of LOG with every
+# number replaced by N: the text's lines and fields, not the counts.
+stats_shape() {
+	tr -d '\r' <"$1" |
+		sed -n "/^--- \/proc\/fs\/fscache\/stats/,/^--- end stats/{p;/^--- end stats/q}" |
+		sed 's/=-\{0,1\}[0-9][0-9]*/=N/g'
+}

@@ -8,7 +8,9 @@
 #    `kmirror cache ls`: every file of the share is an object, with its
 #    inode as key and its size;
 #  - the patched kernel's cache equals the stock kernel's, name for name
-#    and xattr for xattr.
+#    and xattr for xattr;
+#  - /proc/fs/fscache/stats (printed by the core in the patched kernel)
+#    has the stock kernel's lines and fields.
 . "$(dirname "$0")/lib.sh"
 make_share "$T/share"
 share_sums "$T/share" >"$T/want"
@@ -20,6 +22,7 @@ for k in stock-gcc patched-gcc; do
 		guest_sums "$K/cachefiles-$k.log" $pass >"$T/got"
 		diff -u "$T/want" "$T/got" || fail "$k: pass $pass read wrong bytes"
 	done
+	stats_shape "$K/cachefiles-$k.log" >"$T/$k.stats"
 	rd=$(stat_field "$K/cachefiles-$k.log" IO rd)
 	[ "${rd:-0}" -gt 0 ] || fail "$k: fscache read nothing from the cache"
 	echo "ok $k: both passes identical to the share, IO rd=$rd"
@@ -48,3 +51,9 @@ diff -u "$T/stock-gcc.names" "$T/patched-gcc.names" ||
 diff -u "$T/stock-gcc.xattrs" "$T/patched-gcc.xattrs" ||
 	fail "names or xattrs differ between stock and patched"
 echo "ok patched cache == stock cache: $(wc -l <"$T/stock-gcc.names") entries (type, size, name), $(grep -c '^# file' "$T/stock-gcc.xattrs") with xattrs, all equal"
+
+diff -u "$T/stock-gcc.stats" "$T/patched-gcc.stats" ||
+	fail "/proc/fs/fscache/stats differs in form between stock and patched"
+grep -q '^IO     : rd=N wr=N$' "$T/patched-gcc.stats" ||
+	fail "no IO line in the patched kernel's /proc/fs/fscache/stats"
+echo "ok /proc/fs/fscache/stats: $(wc -l <"$T/stock-gcc.stats") lines, the same form in both kernels"

@@ -3,9 +3,8 @@
  * Statistics, like /proc/fs/fscache/stats (fs/fscache/stats.c of the 6.1
  * tree): the same counters, the same text, kept per cache handle.
  */
-#include <stdio.h>
-
 #include "internal.h"
+#include "kmc_stats.h"
 
 /* The sum of one counter, at offset @off of struct kmf_stats, over shards. */
 static uint32_t kmf_stat_sum(struct fscache_cache *cache, size_t off)
@@ -66,33 +65,42 @@ void fscache_get_stats(struct fscache_cache *cache,
 	out->write = LOAD(write);
 }
 
-/* fscache_stats_show(), line for line (the netfs lines are not ours). */
+/* fscache_stats_show(), through the core (the netfs lines are not ours). */
 int fscache_stats_show(struct fscache_cache *cache, char *buf, size_t size)
 {
 	struct fscache_stats st;
+	struct kmc_fscache_stats k;
 
 	if (!cache || (!buf && size))
 		return -EINVAL;
 	fscache_get_stats(cache, &st);
-	return snprintf(buf, size,
-		"FS-Cache statistics\n"
-		"Cookies: n=%d v=%d vcol=%u voom=%u\n"
-		"Acquire: n=%u ok=%u oom=%u\n"
-		"LRU    : n=%u exp=%u rmv=%u drp=%u at=%ld\n"
-		"Invals : n=%u\n"
-		"Updates: n=%u rsz=%u rsn=%u\n"
-		"Relinqs: n=%u rtr=%u drop=%u\n"
-		"NoSpace: nwr=%u ncr=%u cull=%u\n"
-		"IO     : rd=%u wr=%u\n",
-		(int)st.cookies, (int)st.volumes, st.volumes_collision,
-		st.volumes_nomem,
-		st.acquires, st.acquires_ok, st.acquires_oom,
-		st.cookies_lru, st.cookies_lru_expired, st.cookies_lru_removed,
-		st.cookies_lru_dropped, (long)st.lru_timer_ms,
-		st.invalidates,
-		st.updates, st.resizes, st.resizes_null,
-		st.relinquishes, st.relinquishes_retire,
-		st.relinquishes_dropped,
-		st.no_write_space, st.no_create_space, st.culled,
-		st.read, st.write);
+	k = (struct kmc_fscache_stats){
+		.lru_timer = (long)st.lru_timer_ms,
+		.n = {
+			[KMC_STAT_COOKIES] = st.cookies,
+			[KMC_STAT_VOLUMES] = st.volumes,
+			[KMC_STAT_VOLUMES_COLLISION] = st.volumes_collision,
+			[KMC_STAT_VOLUMES_NOMEM] = st.volumes_nomem,
+			[KMC_STAT_ACQUIRES] = st.acquires,
+			[KMC_STAT_ACQUIRES_OK] = st.acquires_ok,
+			[KMC_STAT_ACQUIRES_OOM] = st.acquires_oom,
+			[KMC_STAT_COOKIES_LRU] = st.cookies_lru,
+			[KMC_STAT_COOKIES_LRU_EXPIRED] = st.cookies_lru_expired,
+			[KMC_STAT_COOKIES_LRU_REMOVED] = st.cookies_lru_removed,
+			[KMC_STAT_COOKIES_LRU_DROPPED] = st.cookies_lru_dropped,
+			[KMC_STAT_INVALIDATES] = st.invalidates,
+			[KMC_STAT_UPDATES] = st.updates,
+			[KMC_STAT_RESIZES] = st.resizes,
+			[KMC_STAT_RESIZES_NULL] = st.resizes_null,
+			[KMC_STAT_RELINQUISHES] = st.relinquishes,
+			[KMC_STAT_RELINQUISHES_RETIRE] = st.relinquishes_retire,
+			[KMC_STAT_RELINQUISHES_DROPPED] = st.relinquishes_dropped,
+			[KMC_STAT_NO_WRITE_SPACE] = st.no_write_space,
+			[KMC_STAT_NO_CREATE_SPACE] = st.no_create_space,
+			[KMC_STAT_CULLED] = st.culled,
+			[KMC_STAT_READ] = st.read,
+			[KMC_STAT_WRITE] = st.write,
+		},
+	};
+	return kmc_fscache_stats_format(&k, buf, size);
 }
