@@ -3,16 +3,17 @@
 # build-kernels.sh OUT [FLAVOUR...]
 #
 # What `meson compile -C build kernel` runs: the kernels the QEMU suite
-# boots (default: stock-gcc patched-gcc patched-llvm), each as
-# OUT/<flavour>.bzImage, and the guest initramfs with its static test
-# programs (build-guest-progs.sh: the tree's mm selftests, ptc_stress,
+# boots (default: stock-gcc patched-gcc patched-llvm, and the build-only
+# patched-modules, which proves the series builds with the core's users as
+# modules), each as OUT/<flavour>.bzImage, and the guest initramfs with
+# its static test programs (build-guest-progs.sh: the tree's mm selftests, ptc_stress,
 # ptc_bench), under OUT.  Kernel builds go through ccache, so a warm run
 # takes a few minutes.
 set -eu
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 shift
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -gt 0 ] || set -- stock-gcc patched-gcc patched-llvm
+[ $# -gt 0 ] || set -- stock-gcc patched-gcc patched-llvm patched-modules
 
 for f in "$@"; do
 	t0=$(date +%s)

@@ -7,9 +7,13 @@
 #   stock-gcc      the pristine Debian linux-source tree, GCC
 #   patched-gcc    the tree with the kmirror core and kernel/patches, GCC
 #   patched-llvm   the same, LLVM=1 (clang, lld, llvm-ar, ...)
+#   patched-modules  the patched tree, GCC, with fscache, cachefiles, 9p,
+#                  libceph and ceph as modules (kmirror-modules.config):
+#                  bzImage and modules, built only, never booted
 # The kernel's .config is `make tinyconfig` plus kernel/config/kmirror.config
 # (and kmirror-patched.config for the patched tree); every option of the
-# fragments must survive olddefconfig.  Compilers go
+# fragments (the last one's value, where two set an option) must survive
+# olddefconfig.  Compilers go
 # through ccache (KMIRROR_CCACHE_DIR, default ~/.cache/kmirror-ccache) so a
 # warm rebuild takes a minute, not four.  Prints the bzImage path last.
 # KMIRROR_KERNEL_TREE builds that tree instead (a developer's git tree of
@@ -24,6 +28,7 @@ case $flavour in
 stock-gcc) tree=stock cc=gcc ;;
 patched-gcc) tree=patched cc=gcc ;;
 patched-llvm) tree=patched cc=clang ;;
+patched-modules) tree=patched cc=gcc ;;
 *) echo "kbuild: unknown flavour '$flavour'" >&2; exit 2 ;;
 esac
 
@@ -54,6 +59,11 @@ jobs=$(nproc)
 # Configure only when the fragment or the tree changed.
 frags=$top/kernel/config/kmirror.config
 [ "$tree" = stock ] || frags="$frags $top/kernel/config/kmirror-patched.config"
+targets=bzImage
+if [ "$flavour" = patched-modules ]; then
+	frags="$frags $top/kernel/config/kmirror-modules.config"
+	targets="bzImage modules"
+fi
 stamp=$obj/.kmirror-config
 # shellcheck disable=SC2086
 want="$(cat $frags) $(cat "$src/.kmirror-tree" 2>/dev/null || true)"
@@ -63,12 +73,26 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
 		$frags >"$obj/merge.log" 2>&1
 	make -s -C "$src" O="$obj" "$@" olddefconfig >/dev/null
-	for f in $frags; do
-		"$here/check-config.sh" "$f" "$obj/.config"
-	done
+	# What the fragments ask for, the last one winning, as merge_config.sh.
+	# shellcheck disable=SC2086
+	grep -h '^CONFIG_' $frags | awk -F= '{ v[$1] = $0; if (!($1 in o))
+		o[$1] = n++ } END { for (k in v) print o[k], v[k] }' |
+		sort -n | cut -d' ' -f2- >"$obj/want.config"
+	"$here/check-config.sh" "$obj/want.config" "$obj/.config"
 	printf '%s' "$want" >"$stamp"
 fi
 
-echo "kbuild: $flavour: make -j$jobs bzImage in $obj" >&2
-make -s -C "$src" O="$obj" "$@" -j"$jobs" bzImage >&2
+echo "kbuild: $flavour: make -j$jobs $targets in $obj" >&2
+# shellcheck disable=SC2086
+make -s -C "$src" O="$obj" "$@" -j"$jobs" $targets >&2
+if [ "$flavour" = patched-modules ]; then
+	# modpost has resolved every symbol; the modules must be there too.
+	for m in fs/fscache/fscache fs/cachefiles/cachefiles fs/9p/9p \
+		net/ceph/libceph fs/ceph/ceph; do
+		[ -f "$obj/$m.ko" ] || {
+			echo "kbuild: patched-modules: no $m.ko" >&2
+			exit 1
+		}
+	done
+fi
 echo "$obj/arch/x86/boot/bzImage"
