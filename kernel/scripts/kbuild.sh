@@ -11,9 +11,9 @@
 #                  libceph and ceph as modules (kmirror-modules.config):
 #                  bzImage and modules, built only, never booted
 # The kernel's .config is `make tinyconfig` plus kernel/config/kmirror.config
-# (and kmirror-patched.config for the patched tree); every option of the
-# fragments (the last one's value, where two set an option) must survive
-# olddefconfig.  Compilers go
+# (and kmirror-patched.config for the patched tree, kmirror-modules.config
+# for patched-modules); every option of the fragments (the last one's
+# value, where two set an option) must survive olddefconfig.  Compilers go
 # through ccache (KMIRROR_CCACHE_DIR, default ~/.cache/kmirror-ccache) so a
 # warm rebuild takes a minute, not four.  Prints the bzImage path last.
 # KMIRROR_KERNEL_TREE builds that tree instead (a developer's git tree of
