@@ -23,11 +23,12 @@
 # USERFAULTFD), ksm_tests (no KSM, needs libnuma), migration (NUMA),
 # hmm-tests (the test_hmm module), protection_keys (the TCG CPU has no
 # PKU).  Built but skipped by mm.sh on these kernels, so that a kernel
-# with the options runs them: madv_populate, khugepaged, transhuge-stress,
-# split_huge_page_test (madvise(2): ADVISE_SYSCALLS), gup_test and
-# split_huge_page_test (DEBUG_FS, GUP_TEST), soft-dirty
-# (CHECKPOINT_RESTORE), memfd_secret (SECRETMEM), va_128TBswitch (a CPU
-# with la57).
+# with the options runs them: soft-dirty (CHECKPOINT_RESTORE),
+# memfd_secret (SECRETMEM), va_128TBswitch (a CPU with la57).
+#
+# split_huge_page_test is built from a copy with the fix of upstream
+# commit dd63bd7df41a ("selftests/mm: fix split huge page tests"): 6.1's
+# expects 1 huge page where it maps 4 and fails a successful split.
 set -eu
 [ $# -ge 1 ] && [ $# -le 2 ] ||
 	{ echo "usage: build-guest-progs.sh OUT_DIR [TREE]" >&2; exit 2; }
@@ -46,8 +47,9 @@ libdir=$($cc -print-file-name=libc.a)
 	{ echo "build-guest-progs: no static libcap (apt-get install libcap-dev)" >&2; exit 1; }
 
 mkdir -p "$out/opt/mm" "$out/opt/bin"
-log=$(mktemp "${TMPDIR:-/tmp}/build-guest-progs.XXXXXX")
-trap 'rm -f "$log"' EXIT
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/build-guest-progs.XXXXXX")
+log=$tmp/log
+trap 'rm -rf "$tmp"' EXIT
 
 # cc_static OUT SOURCE... [-- FLAGS...]: one static program; the
 # compiler's words go to the log, and to stderr when it fails.
@@ -61,6 +63,22 @@ cc_static() {
 		exit 1
 	fi
 	mv "$dst.tmp" "$dst"
+}
+
+# split_test_fixed: split_huge_page_test.c with dd63bd7df41a's three
+# changes (both checks after writing 4 huge pages count 4, and the check
+# that the split left none is negated), in the temporary dir; its path.
+split_test_fixed() {
+	f=$tmp/split_huge_page_test.c
+	sed -e 's/check_huge_anon(one_page, 1, pmd_pagesize)/check_huge_anon(one_page, 4, pmd_pagesize)/' \
+		-e 's/if (check_huge_anon(one_page, 0, pmd_pagesize))/if (!check_huge_anon(one_page, 0, pmd_pagesize))/' \
+		"$vm/split_huge_page_test.c" >"$f"
+	if [ "$(grep -c 'check_huge_anon(one_page, 4, pmd_pagesize)' "$f")" != 2 ] ||
+		[ "$(grep -c 'if (!check_huge_anon(one_page, 0,' "$f")" != 1 ]; then
+		echo "build-guest-progs: split_huge_page_test.c is not the 6.1 one the fix is for" >&2
+		exit 1
+	fi
+	echo "$f"
 }
 
 # The selftests, with the Makefile's flags (-Wall -I top_srcdir, -lrt
@@ -83,10 +101,14 @@ for t in map_fixed_noreplace map_populate mlock2-tests mlock-random-test \
 		# tree's build gets through its headers.
 		extra="-include sys/syscall.h" ;;
 	esac
+	file=$vm/$t.c
+	if [ $t = split_huge_page_test ]; then
+		file=$(split_test_fixed) || exit 1
+	fi
 	echo "# $t" >>"$log"
 	# shellcheck disable=SC2086
-	cc_static "$out/opt/mm/$t" -Wall -I "$tree" -no-pie $extra "$vm/$t.c" \
-		$libs
+	cc_static "$out/opt/mm/$t" -Wall -I "$tree" -I "$vm" -no-pie $extra \
+		"$file" $libs
 done
 
 for p in ptc_stress ptc_bench mm_probe; do

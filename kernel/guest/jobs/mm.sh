@@ -66,6 +66,11 @@ run() {
 	else
 		verdict=fail
 	fi
+	# khugepaged prints a red "Fail" for each failed step and exits
+	# with their number, which may be 4, kselftest's skip.
+	if grep -q "$(printf '\033')\[31mFail" "$out"; then
+		verdict=fail
+	fi
 	# KTAP totals overrule a clean exit: "# Totals: pass:P fail:F
 	# xfail:X xpass:XP skip:S error:E", or a plan "1..0 # SKIP".
 	totals=$(sed -n 's/^# Totals: pass:\([0-9]*\) fail:\([0-9]*\) xfail:\([0-9]*\) xpass:\([0-9]*\) skip:\([0-9]*\) error:\([0-9]*\).*/\1 \2 \3 \4 \5 \6/p' "$out" | tail -n 1)
@@ -146,7 +151,16 @@ if [ -n "$madvise" ]; then
 	run transhuge-stress 60 -t ./transhuge-stress 64
 	# Its last case (collapse_compound_extreme) wants 512 huge pages
 	# at once: the whole of a 1 GiB guest.
+	# Its swap cases page out with MADV_PAGEOUT: a swap device first
+	# (t_mm.sh gives the guest a blank disk for it).
+	swap=
+	if [ -b /dev/vda ] && mkswap /dev/vda >/dev/null &&
+		swapon /dev/vda; then
+		swap=/dev/vda
+	fi
+	echo "mm: swap for khugepaged: ${swap:-none}"
 	run khugepaged 600 ./khugepaged
+	[ -n "$swap" ] && swapoff "$swap"
 	restore_thp
 else
 	for t in madv_populate transhuge-stress khugepaged; do
