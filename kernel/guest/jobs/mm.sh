@@ -66,8 +66,9 @@ run() {
 	else
 		verdict=fail
 	fi
-	# khugepaged prints a red "Fail" for each failed step and exits
-	# with their number, which may be 4, kselftest's skip.
+	# A red "Fail" step fails the test whatever its exit code:
+	# khugepaged exits with the number of them, and 4 is kselftest's
+	# skip.
 	if grep -q "$(printf '\033')\[31mFail" "$out"; then
 		verdict=fail
 	fi
