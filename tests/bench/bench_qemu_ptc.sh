@@ -62,14 +62,13 @@ collect() {
 boot() {
 	log=$T/$1-$2-$3-$4.log
 	append="page_table_check=$3 kmirror.ptcbench_secs=$SECS kmirror.ptcbench_pages=$PAGES"
-	if [ "$1" = wall ]; then
-		"$S/qemu-run.sh" -t 600 -a "$append" "$K/$2.bzImage" "$initrd" \
-			ptcbench "$log" >"$T/verdict" || verdict=bad
-	else
-		KMIRROR_QEMU_ACCEL=tcg "$S/qemu-run.sh" -t 900 -a "$append" \
-			-q "-icount shift=$SHIFT,sleep=off" "$K/$2.bzImage" \
-			"$initrd" ptcbench "$log" >"$T/verdict" || verdict=bad
+	acc=$accel secs=600 qopts=
+	if [ "$1" = icount ]; then
+		acc=tcg secs=900 qopts="-icount shift=$SHIFT,sleep=off"
 	fi
+	KMIRROR_QEMU_ACCEL=$acc "$S/qemu-run.sh" -t $secs -a "$append" \
+		${qopts:+-q "$qopts"} "$K/$2.bzImage" "$initrd" ptcbench \
+		"$log" >"$T/verdict" || verdict=bad
 	if [ "${verdict:-}" = bad ]; then
 		cat "$T/verdict"
 		cp "$log" "$K/bench-ptc-failed.log"
