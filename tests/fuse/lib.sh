@@ -298,3 +298,39 @@ same_tree() {
 tree_bytes() {
 	find "$1" -type f -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
+
+# refused WHAT REGEX ARGS...: the daemon, run with ARGS, exits non-zero
+# within 20 s without mounting $mnt, and its stderr matches REGEX
+# (case-insensitive) in one line.
+refused() {
+	local what=$1 re=$2 rc=0 t=20
+	local -a vg=()
+	shift 2
+	if [ "$VG" = 1 ]; then
+		t=120
+		# shellcheck disable=SC2054 # commas inside valgrind's options
+		vg=(valgrind --error-exitcode=99 --leak-check=full
+		    --show-leak-kinds=definite,indirect
+		    --errors-for-leak-kinds=definite,indirect --quiet
+		    --log-file="$T/valgrind.refused.log")
+	fi
+	timeout -k 5 "$t" "${vg[@]}" "$KMIRROR_CACHEFS" "$@" >"$T/out" 2>"$T/err" ||
+		rc=$?
+	if is_mounted "$mnt"; then
+		fusermount3 -u -z "$mnt"
+		fail "$what: mounted anyway"
+	fi
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		fail "$what: still running after $t s"
+	fi
+	if [ "$VG" = 1 ] && [ "$rc" = 99 ]; then
+		fail "$what: memcheck found errors: $(cat "$T/valgrind.refused.log")"
+	fi
+	[ "$rc" != 0 ] || fail "$what: exit status 0"
+	[ -s "$T/err" ] || fail "$what: exit $rc but nothing on stderr"
+	grep -Eqi "$re" "$T/err" ||
+		fail "$what: message does not say why ($re): $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" = 1 ] ||
+		fail "$what: not one line: $(cat "$T/err")"
+	ok "$what: exit $rc, \"$(head -n 1 "$T/err")\""
+}

@@ -14,39 +14,6 @@ src=$T/src mnt=$T/mnt
 mkfile "$src/hello" 1000
 mkdir -p "$mnt" "$T/c1"
 
-# refused WHAT REGEX ARGS...: the daemon exits non-zero within 20 s without
-# mounting, and its stderr matches REGEX (case-insensitive).
-refused() {
-	local what=$1 re=$2 rc=0 t=20
-	local -a vg=()
-	shift 2
-	if [ "$VG" = 1 ]; then
-		t=120
-		# shellcheck disable=SC2054 # commas inside valgrind's options
-		vg=(valgrind --error-exitcode=99 --leak-check=full
-		    --show-leak-kinds=definite,indirect
-		    --errors-for-leak-kinds=definite,indirect --quiet
-		    --log-file="$T/valgrind.refused.log")
-	fi
-	timeout -k 5 "$t" "${vg[@]}" "$KMIRROR_CACHEFS" "$@" >"$T/out" 2>"$T/err" ||
-		rc=$?
-	if is_mounted "$mnt"; then
-		fusermount3 -u -z "$mnt"
-		fail "$what: mounted anyway"
-	fi
-	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		fail "$what: still running after $t s"
-	fi
-	if [ "$VG" = 1 ] && [ "$rc" = 99 ]; then
-		fail "$what: memcheck found errors: $(cat "$T/valgrind.refused.log")"
-	fi
-	[ "$rc" != 0 ] || fail "$what: exit status 0"
-	[ -s "$T/err" ] || fail "$what: exit $rc but nothing on stderr"
-	grep -Eqi "$re" "$T/err" ||
-		fail "$what: message does not say why ($re): $(cat "$T/err")"
-	ok "$what: exit $rc, \"$(head -n 1 "$T/err")\""
-}
-
 refused "missing source" "$T/no-such-source|source" \
 	"$T/no-such-source" "$mnt" -o cache="$T/c1"
 refused "missing source (foreground)" "$T/no-such-source|source" \
