@@ -6,6 +6,7 @@
  *
  * Files, one concept each:
  *   main.c        start-up checks, cache lock, mount, daemon, teardown
+ *   dirs.c        source, cache and mount point: apart, the cache ours
  *   options.c     -o options, sizes, help text, the default volume key
  *   inode.c       the inode table (passthrough_ll's O_PATH inodes, hashed)
  *   ops_entry.c   name and attribute operations
@@ -234,6 +235,14 @@ static inline uint64_t kc_granule(const struct kc_fs *fs)
 {
 	return 1ull << fs->cfg.granule_shift;
 }
+
+/* main.c: one error line (control characters escaped); returns -1. */
+int kc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* dirs.c */
+int kc_check_dirs(struct kc_fs *fs);
+int kc_open_own(struct kc_fs *fs, const char *name, int flags);
+const char *kc_own_why(int err);
 
 /* options.c */
 int kc_parse_args(struct fuse_args *args, struct kc_config *cfg,

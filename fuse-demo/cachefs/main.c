@@ -73,15 +73,28 @@ const struct fuse_lowlevel_ops kc_ops = {
 	.removexattr	= kc_op_removexattr,
 };
 
-static int __attribute__((format(printf, 1, 2))) kc_fail(const char *fmt, ...)
+/*
+ * One "kmirror-cachefs: error: ..." line on stderr; returns -1.  Paths and
+ * option values in it come from the user: control characters are shown
+ * as \xNN, never sent to the terminal.
+ */
+int kc_fail(const char *fmt, ...)
 {
+	char msg[2048];
+	const char *p;
 	va_list ap;
 
 	va_start(ap, fmt);
-	fprintf(stderr, KC_NAME ": error: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	fputs(KC_NAME ": error: ", stderr);
+	for (p = msg; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", (unsigned char)*p);
+		else
+			fputc(*p, stderr);
+	}
+	fputc('\n', stderr);
 	return -1;
 }
 
@@ -164,8 +177,8 @@ static int kc_open_source(struct kc_fs *fs)
 	return 0;
 }
 
-/* The cache directory exists and takes user.* xattrs. */
-static int kc_probe_cache_dir(struct kc_fs *fs)
+/* The cache directory exists, is ours alone and apart from the others. */
+static int kc_open_cache_dir(struct kc_fs *fs)
 {
 	const char *dir = fs->cfg.cache_dir;
 
@@ -175,6 +188,14 @@ static int kc_probe_cache_dir(struct kc_fs *fs)
 	if (fs->cache_fd < 0)
 		return kc_fail("cannot open cache directory '%s': %s", dir,
 			       strerror(errno));
+	return kc_check_dirs(fs);
+}
+
+/* The cache directory takes user.* xattrs. */
+static int kc_probe_cache_dir(struct kc_fs *fs)
+{
+	const char *dir = fs->cfg.cache_dir;
+
 	if (fsetxattr(fs->cache_fd, KC_PROBE_XATTR, "1", 1, 0)) {
 		if (errno == ENOTSUP || errno == EOPNOTSUPP)
 			return kc_fail("cache directory '%s' is on a filesystem "
@@ -264,11 +285,10 @@ static int kc_lock_cache(struct kc_fs *fs)
 	char info[PATH_MAX + 64];
 	int len;
 
-	fs->lock_fd = openat(fs->cache_fd, KC_LOCK_FILE,
-			     O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	fs->lock_fd = kc_open_own(fs, KC_LOCK_FILE, O_RDWR | O_CREAT);
 	if (fs->lock_fd < 0)
-		return kc_fail("cannot create %s/%s: %s", fs->cfg.cache_dir,
-			       KC_LOCK_FILE, strerror(errno));
+		return kc_fail("cannot use %s/%s: %s", fs->cfg.cache_dir,
+			       KC_LOCK_FILE, kc_own_why(fs->lock_fd));
 	if (flock(fs->lock_fd, LOCK_EX | LOCK_NB) && kc_lock_wait(fs))
 		return -1;
 	len = snprintf(info, sizeof(info), "%ld\n%s\n", (long)getpid(),
@@ -282,11 +302,14 @@ static int kc_lock_cache(struct kc_fs *fs)
 static int kc_open_cache(struct kc_fs *fs)
 {
 	const char *dir = fs->cfg.cache_dir;
+	char self[64];
 	int ret;
 
-	if (kc_probe_cache_dir(fs))
+	if (kc_open_cache_dir(fs) || kc_probe_cache_dir(fs))
 		return -1;
-	ret = fscache_cache_open(dir, NULL, &fs->cache);
+	/* The very directory checked above, whatever its path names now. */
+	kc_procname(self, sizeof(self), fs->cache_fd);
+	ret = fscache_cache_open(self, NULL, &fs->cache);
 	if (ret == -ENOTDIR)
 		return kc_fail("'%s' is not a cachefiles-layout cache (it is "
 			       "not empty and has no cache/ directory)", dir);

@@ -6,8 +6,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,18 +51,6 @@ static const char *const kc_limit_names[KC_NLIM] = {
 	"frun", "fcull", "fstop", "brun", "bcull", "bstop",
 };
 
-static void __attribute__((format(printf, 1, 2)))
-kc_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, KC_NAME ": error: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
 /* SOURCE is the first non-option, MOUNTPOINT (kept for libfuse) the
  * second; a third is an error. */
 static int kc_opt_proc(void *data, const char *arg, int key,
@@ -82,8 +68,8 @@ static int kc_opt_proc(void *data, const char *arg, int key,
 	case 1:
 		return 1;
 	default:
-		kc_err("unexpected argument '%s'%s", arg,
-		       " (usage: " KC_NAME " SOURCE MOUNTPOINT -o cache=DIR)");
+		kc_fail("unexpected argument '%s' (usage: " KC_NAME
+			" SOURCE MOUNTPOINT -o cache=DIR)", arg);
 		raw->bad = 1;
 		return 0;
 	}
@@ -135,14 +121,21 @@ static int kc_parse_percent(const char *s, unsigned int *out)
 	return 0;
 }
 
+/*
+ * Seconds as a plain decimal ("1", "0.5", "10.25"): strtod() alone would
+ * also take hex ("0x10" = 16), exponents, "inf" and "nan".
+ */
 static int kc_parse_seconds(const char *s, double *out)
 {
 	char *end;
 	double v;
 
+	if (!*s || strspn(s, "0123456789.") != strlen(s) ||
+	    strchr(s, '.') != strrchr(s, '.') || !strcmp(s, "."))
+		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1e9)
+	if (errno || *end || v > 1e9)
 		return -EINVAL;
 	*out = v;
 	return 0;
@@ -154,13 +147,13 @@ static int kc_check_granule(const char *s, struct kc_config *cfg)
 	unsigned int shift;
 
 	if (kc_parse_size(s, &g) || !g || (g & (g - 1))) {
-		kc_err("granule=%s: not a power of two%s", s,
-		       " (4K to 64M, K/M suffixes)");
+		kc_fail("granule=%s: not a power of two (4K to 64M, K/M "
+			"suffixes)", s);
 		return -EINVAL;
 	}
 	shift = __builtin_ctzll(g);
 	if (shift < KC_GRANULE_MIN_SHIFT || shift > KC_GRANULE_MAX_SHIFT) {
-		kc_err("granule=%s: out of range%s", s, " (4K to 64M)");
+		kc_fail("granule=%s: out of range (4K to 64M)", s);
 		return -EINVAL;
 	}
 	cfg->granule_shift = shift;
@@ -175,13 +168,13 @@ static int kc_check_limits(const struct kc_raw *raw, struct kc_config *cfg)
 	for (i = 0; i < KC_NLIM; i++) {
 		if (raw->limit[i] &&
 		    kc_parse_percent(raw->limit[i], &cfg->limit[i])) {
-			kc_err("%s=%s: not a percentage below 100",
-			       kc_limit_names[i], raw->limit[i]);
+			kc_fail("%s=%s: not a percentage below 100",
+				kc_limit_names[i], raw->limit[i]);
 			return -EINVAL;
 		}
 	}
 	if (kc_cull_check_limits(cfg->limit, why, sizeof(why))) {
-		kc_err("%s%s", why, "");
+		kc_fail("%s", why);
 		return -ERANGE;
 	}
 	return 0;
@@ -194,26 +187,26 @@ static int kc_check_numbers(const struct kc_raw *raw, struct kc_config *cfg)
 	if (raw->size_limit && (kc_parse_size(raw->size_limit,
 					      &cfg->size_limit) ||
 				!cfg->size_limit)) {
-		kc_err("size_limit=%s: not a size%s", raw->size_limit,
-		       " (e.g. 500M, 20G)");
+		kc_fail("size_limit=%s: not a size (e.g. 500M, 20G)",
+			raw->size_limit);
 		return -EINVAL;
 	}
 	if (raw->attr_timeout &&
 	    kc_parse_seconds(raw->attr_timeout, &cfg->attr_timeout)) {
-		kc_err("attr_timeout=%s: not a number of seconds%s",
-		       raw->attr_timeout, "");
+		kc_fail("attr_timeout=%s: not a number of seconds",
+			raw->attr_timeout);
 		return -EINVAL;
 	}
 	if (raw->entry_timeout &&
 	    kc_parse_seconds(raw->entry_timeout, &cfg->entry_timeout)) {
-		kc_err("entry_timeout=%s: not a number of seconds%s",
-		       raw->entry_timeout, "");
+		kc_fail("entry_timeout=%s: not a number of seconds",
+			raw->entry_timeout);
 		return -EINVAL;
 	}
 	if (raw->delay && (kc_parse_size(raw->delay, &delay) ||
 			   delay > 60000000)) {
-		kc_err("source_delay_us=%s: not a number of microseconds%s",
-		       raw->delay, " (at most 60000000)");
+		kc_fail("source_delay_us=%s: not a number of microseconds "
+			"(at most 60000000)", raw->delay);
 		return -EINVAL;
 	}
 	cfg->source_delay_us = raw->delay ? delay : 0;
@@ -239,17 +232,16 @@ static int kc_check_opts(struct kc_raw *raw, struct kc_config *cfg)
 	const char *why;
 
 	if (!raw->source || !cfg->mountpoint) {
-		kc_err("%s%s", "missing SOURCE or MOUNTPOINT",
-		       " (usage: " KC_NAME " SOURCE MOUNTPOINT -o cache=DIR)");
+		kc_fail("missing SOURCE or MOUNTPOINT (usage: " KC_NAME
+			" SOURCE MOUNTPOINT -o cache=DIR)");
 		return -EINVAL;
 	}
 	if (!raw->cache || !*raw->cache) {
-		kc_err("%s%s", "no cache directory: -o cache=DIR is required",
-		       "");
+		kc_fail("no cache directory: -o cache=DIR is required");
 		return -EINVAL;
 	}
 	if (raw->tag && kc_check_volume_key(raw->tag, &why)) {
-		kc_err("tag=%s: not a usable volume key: %s", raw->tag, why);
+		kc_fail("tag=%s: not a usable volume key: %s", raw->tag, why);
 		return -EINVAL;
 	}
 	if (raw->granule && kc_check_granule(raw->granule, cfg))

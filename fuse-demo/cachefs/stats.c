@@ -117,24 +117,39 @@ static char *kc_stats_text(struct kc_fs *fs, bool mounted, size_t *len)
 	return text;
 }
 
-/* Write @text to @name under DIR: 0 or -errno. */
+/* Write @text to our file @name under DIR: 0 or -errno. */
 static int kc_put_file(struct kc_fs *fs, const char *name, int flags,
 		       const char *text, size_t len)
 {
-	int fd = openat(fs->cache_fd, name, O_WRONLY | O_CLOEXEC | flags, 0644);
-	int ret = 0;
+	int fd = kc_open_own(fs, name, O_WRONLY | flags), ret = 0;
 	ssize_t n;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = pwrite(fd, text, len, 0);
-
 	if (n != (ssize_t)len)
 		ret = n < 0 ? -errno : -ENOSPC;
 	else if (ftruncate(fd, len))
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+/*
+ * The spare exists and is ours; anything else by its name (a symlink, a
+ * FIFO, another's file) is removed and the spare made anew.
+ */
+static void kc_stats_spare(struct kc_fs *fs, const char *text, size_t len)
+{
+	int fd = kc_open_own(fs, KC_STATS_TMP, O_RDONLY);
+
+	if (fd >= 0) {
+		close(fd);
+		return;
+	}
+	if (fd != -ENOENT)
+		unlinkat(fs->cache_fd, KC_STATS_TMP, 0);
+	kc_put_file(fs, KC_STATS_TMP, O_CREAT | O_EXCL, text, len);
 }
 
 /*
@@ -153,8 +168,7 @@ int kc_stats_write(struct kc_fs *fs, bool mounted)
 
 	if (!text)
 		return -ENOMEM;
-	if (faccessat(fs->cache_fd, KC_STATS_TMP, F_OK, 0))
-		kc_put_file(fs, KC_STATS_TMP, O_CREAT, text, len);
+	kc_stats_spare(fs, text, len);
 	unlinkat(fs->cache_fd, KC_STATS_NEW, 0);
 	ret = kc_put_file(fs, KC_STATS_NEW, O_CREAT | O_EXCL, text, len);
 	if (!ret && renameat(fs->cache_fd, KC_STATS_NEW, fs->cache_fd,
