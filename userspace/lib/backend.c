@@ -510,19 +510,68 @@ static bool kmf_create_file(struct fscache_cookie *c, struct kmf_object *o)
 	return true;
 }
 
-/* open(): a 0000 object (as the kernel writes them) of ours is opened. */
-static int kmf_open_object(int dir, const char *path)
+/*
+ * Open "@xx/name" under the volume directory @dir without following a
+ * symlink in either component, so that a link planted in the cache can
+ * never make us read or write a file outside it.
+ */
+static int kmf_open_beneath(int dir, const char *path, int flags)
+{
+	const char *slash = strchr(path, '/');
+	char fan[KMC_FANOUT_NAME_LEN + 1];
+	int fd, ffd;
+
+	if (!slash || slash - path > KMC_FANOUT_NAME_LEN)
+		return -EINVAL;
+	memcpy(fan, path, slash - path);
+	fan[slash - path] = '\0';
+	ffd = openat(dir, fan, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (ffd < 0)
+		return -errno;
+	fd = openat(ffd, slash + 1, flags | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		fd = -errno;
+	close(ffd);
+	return fd;
+}
+
+/* @fd if it is a regular file (owned by us, if @ours); else closed. */
+static int kmf_regular(int fd, bool ours)
 {
 	struct stat st;
-	int fd = openat(dir, path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 
-	if (fd >= 0 || errno != EACCES)
-		return fd < 0 ? -errno : fd;
-	if (fstatat(dir, path, &st, AT_SYMLINK_NOFOLLOW) ||
-	    st.st_uid != geteuid() || fchmodat(dir, path, 0600, 0))
+	if (fd < 0)
+		return fd;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    (!ours || st.st_uid == geteuid()))
+		return fd;
+	close(fd);
+	return -EINVAL;
+}
+
+/*
+ * open(): an object, a regular file (O_NONBLOCK: a FIFO in its place must
+ * not hang us); a 0000 object of ours (as the kernel writes them) is
+ * chmod'ed 0600 first.
+ */
+static int kmf_open_object(int dir, const char *path)
+{
+	int fd = kmf_open_beneath(dir, path, O_RDWR | O_NONBLOCK);
+	char proc[64];
+
+	if (fd != -EACCES)
+		return kmf_regular(fd, false);
+	fd = kmf_regular(kmf_open_beneath(dir, path, O_PATH), true);
+	if (fd < 0)
 		return -EACCES;
-	fd = openat(dir, path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-	return fd < 0 ? -errno : fd;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (chmod(proc, 0600)) {
+		close(fd);
+		return -EACCES;
+	}
+	close(fd);
+	return kmf_regular(kmf_open_beneath(dir, path, O_RDWR | O_NONBLOCK),
+			   false);
 }
 
 /* cachefiles_open_file(): an existing object, checked; stale: replaced. */
