@@ -7,6 +7,7 @@
  * Files, one concept each:
  *   main.c        start-up checks, cache lock, mount, daemon, teardown
  *   dirs.c        source, cache and mount point: apart, the cache ours
+ *   creds.c       source calls with the caller's fsuid, fsgid and groups
  *   options.c     -o options, sizes, help text, the default volume key
  *   inode.c       the inode table (passthrough_ll's O_PATH inodes, hashed)
  *   ops_entry.c   name and attribute operations
@@ -244,6 +245,16 @@ int kc_check_dirs(struct kc_fs *fs);
 int kc_open_own(struct kc_fs *fs, const char *name, int flags);
 const char *kc_own_why(int err);
 
+/* creds.c: kc_creds_take(req, &c); <source calls>; kc_creds_drop(&c); */
+struct kc_creds {
+	bool	switched;
+};
+
+int kc_creds_init(void);
+void kc_creds_fini(void);
+void kc_creds_take(fuse_req_t req, struct kc_creds *saved);
+void kc_creds_drop(const struct kc_creds *saved);
+
 /* options.c */
 int kc_parse_args(struct fuse_args *args, struct kc_config *cfg,
 		  struct fuse_cmdline_opts *opts);
@@ -255,7 +266,7 @@ int kc_check_volume_key(const char *key, const char **why);
 int kc_itable_init(struct kc_fs *fs);
 void kc_itable_destroy(struct kc_fs *fs);
 struct kc_inode *kc_inode(fuse_req_t req, fuse_ino_t ino);
-int kc_do_lookup(struct kc_fs *fs, struct kc_inode *dir, const char *name,
+int kc_do_lookup(fuse_req_t req, struct kc_inode *dir, const char *name,
 		 struct fuse_entry_param *e);
 void kc_inode_forget(struct kc_fs *fs, struct kc_inode *in, uint64_t n);
 void kc_inode_pin(struct kc_inode *in);

@@ -189,24 +189,29 @@ static struct kc_inode *kc_inode_get(struct kc_fs *fs, struct kc_inode *dir,
 }
 
 /*
- * Look @name up in @dir and fill @e; the inode's lookup count goes up by
- * one.  0 or a positive errno (FUSE's convention).
+ * Look @name up in @dir for @req's caller and fill @e; the inode's lookup
+ * count goes up by one.  0 or a positive errno (FUSE's convention).
  */
-int kc_do_lookup(struct kc_fs *fs, struct kc_inode *dir, const char *name,
+int kc_do_lookup(fuse_req_t req, struct kc_inode *dir, const char *name,
 		 struct fuse_entry_param *e)
 {
+	struct kc_fs *fs = kc_fs(req);
+	struct kc_creds cr;
 	struct kc_inode *in;
-	int fd, err;
+	int fd, err = 0;
 
 	memset(e, 0, sizeof(*e));
 	e->attr_timeout = fs->cfg.attr_timeout;
 	e->entry_timeout = fs->cfg.entry_timeout;
+	kc_creds_take(req, &cr);
 	fd = openat(dir->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	if (fstatat(fd, "", &e->attr, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW)) {
+	if (fd < 0 || fstatat(fd, "", &e->attr,
+			      AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		err = errno;
-		close(fd);
+	kc_creds_drop(&cr);
+	if (err) {
+		if (fd >= 0)
+			close(fd);
 		return err;
 	}
 	in = kc_inode_get(fs, dir, name, fd, &e->attr);

@@ -446,8 +446,8 @@ static int kc_start(struct kc_fs *fs, struct fuse_args *args, int notify)
 	bool mounted = false;
 	int ret = 1;
 
-	if (kc_scratch_init() || kc_itable_init(fs)) {
-		kc_fail("out of memory");
+	if (kc_scratch_init() || kc_creds_init() || kc_itable_init(fs)) {
+		kc_fail("cannot start: %s", strerror(errno ? errno : ENOMEM));
 		goto out;
 	}
 	if (kc_open_source(fs) || kc_open_cache(fs) || kc_open_volume(fs) ||
@@ -461,6 +461,7 @@ static int kc_start(struct kc_fs *fs, struct fuse_args *args, int notify)
 	ret = ret == SIGTERM || ret == SIGINT || ret == SIGHUP ? 0 : !!ret;
 out:
 	kc_teardown(fs, mounted);
+	kc_creds_fini();
 	kc_scratch_fini();
 	return ret;
 }

@@ -38,17 +38,22 @@ static void kc_dir_free(struct kc_fs *fs, struct kc_handle *h)
 void kc_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct kc_dir *d = calloc(1, sizeof(*d));
+	struct kc_creds cr;
 	int fd, err;
 
 	if (!d) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
+	kc_creds_take(req, &cr);
 	fd = openat(kc_inode(req, ino)->fd, ".", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || !(d->dp = fdopendir(fd))) {
+	err = fd < 0 ? errno : 0;
+	kc_creds_drop(&cr);
+	if (!err && !(d->dp = fdopendir(fd))) {
 		err = errno;
-		if (fd >= 0)
-			close(fd);
+		close(fd);
+	}
+	if (err) {
 		free(d);
 		fuse_reply_err(req, err);
 		return;
@@ -82,14 +87,20 @@ static size_t kc_add_entry(fuse_req_t req, fuse_ino_t ino, struct kc_dir *d,
 		st.st_mode = d->entry->d_type << 12;
 		return fuse_add_direntry(req, p, rem, name, &st, next);
 	}
-	if (kc_dot(name)) {
+	/*
+	 * A name the caller may list but not look up (a directory without
+	 * search permission for them) goes out without attributes, as a
+	 * plain entry: the kernel then looks it up if asked, and refuses.
+	 */
+	*err = kc_dot(name) ? 0 : kc_do_lookup(req, kc_inode(req, ino), name,
+					       &e);
+	if (kc_dot(name) || *err == EACCES) {
+		*err = 0;
 		memset(&e, 0, sizeof(e));
 		e.attr.st_ino = d->entry->d_ino;
 		e.attr.st_mode = d->entry->d_type << 12;
-	} else {
-		*err = kc_do_lookup(kc_fs(req), kc_inode(req, ino), name, &e);
-		if (*err)
-			return 0;
+	} else if (*err) {
+		return 0;
 	}
 	size = fuse_add_direntry_plus(req, p, rem, name, &e, next);
 	if (size > rem && e.ino)	/* did not fit: undo the lookup */

@@ -27,7 +27,7 @@ static int kc_fh_fd(const struct fuse_file_info *fi)
 void kc_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct fuse_entry_param e;
-	int err = kc_do_lookup(kc_fs(req), kc_inode(req, parent), name, &e);
+	int err = kc_do_lookup(req, kc_inode(req, parent), name, &e);
 
 	if (err)
 		fuse_reply_err(req, err);
@@ -120,12 +120,15 @@ void kc_op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 	struct kc_change ch = { .kind = KC_CH_META };
 	struct kc_icache *ic = NULL;
 	int fd = kc_fh_fd(fi), err;
+	struct kc_creds cr;
 
 	if (valid & FUSE_SET_ATTR_SIZE)
 		ch.kind = KC_CH_SIZE;
 	if (S_ISREG(in->type))
 		ic = kc_change_begin(fs, in);
+	kc_creds_take(req, &cr);
 	err = kc_do_setattr(in, attr, valid, fd);
+	kc_creds_drop(&cr);
 	kc_change_end(fs, ic, in, fd, &ch);
 	if (err)
 		fuse_reply_err(req, err);
@@ -158,7 +161,7 @@ static void kc_reply_made(fuse_req_t req, fuse_ino_t parent, const char *name,
 		fuse_reply_err(req, err);
 		return;
 	}
-	err = kc_do_lookup(kc_fs(req), kc_inode(req, parent), name, &e);
+	err = kc_do_lookup(req, kc_inode(req, parent), name, &e);
 	if (err)
 		fuse_reply_err(req, err);
 	else if (fuse_reply_entry(req, &e))
@@ -166,27 +169,44 @@ static void kc_reply_made(fuse_req_t req, fuse_ino_t parent, const char *name,
 				1);
 }
 
+/* What makes a new name in a directory, run as the caller. */
+enum kc_make { KC_MKNOD, KC_MKDIR, KC_SYMLINK };
+
+static void kc_make(fuse_req_t req, fuse_ino_t parent, const char *name,
+		    enum kc_make what, mode_t mode, dev_t rdev,
+		    const char *link)
+{
+	int dir = kc_inode(req, parent)->fd, ret, err;
+	struct kc_creds cr;
+
+	kc_creds_take(req, &cr);
+	if (what == KC_MKNOD)
+		ret = mknodat(dir, name, mode, rdev);
+	else if (what == KC_MKDIR)
+		ret = mkdirat(dir, name, mode);
+	else
+		ret = symlinkat(link, dir, name);
+	err = ret ? errno : 0;
+	kc_creds_drop(&cr);
+	kc_reply_made(req, parent, name, err);
+}
+
 void kc_op_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 		 mode_t mode, dev_t rdev)
 {
-	kc_reply_made(req, parent, name,
-		      mknodat(kc_inode(req, parent)->fd, name, mode, rdev) ?
-		      errno : 0);
+	kc_make(req, parent, name, KC_MKNOD, mode, rdev, NULL);
 }
 
 void kc_op_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 		 mode_t mode)
 {
-	kc_reply_made(req, parent, name,
-		      mkdirat(kc_inode(req, parent)->fd, name, mode) ? errno : 0);
+	kc_make(req, parent, name, KC_MKDIR, mode, 0, NULL);
 }
 
 void kc_op_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		   const char *name)
 {
-	kc_reply_made(req, parent, name,
-		      symlinkat(link, kc_inode(req, parent)->fd, name) ?
-		      errno : 0);
+	kc_make(req, parent, name, KC_SYMLINK, 0, 0, link);
 }
 
 void kc_op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t parent,
@@ -196,17 +216,20 @@ void kc_op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t parent,
 	struct kc_inode *in = kc_inode(req, ino), *dir = kc_inode(req, parent);
 	struct kc_change ch = { .kind = KC_CH_META };
 	struct kc_icache *ic = NULL;
+	struct kc_creds cr;
 	char proc[64];
 	int ret, err;
 
 	if (S_ISREG(in->type))
 		ic = kc_change_begin(fs, in);
+	kc_creds_take(req, &cr);
 	ret = linkat(in->fd, "", dir->fd, name, AT_EMPTY_PATH);
 	if (ret && errno == ENOENT) {	/* no CAP_DAC_READ_SEARCH */
 		kc_procname(proc, sizeof(proc), in->fd);
 		ret = linkat(AT_FDCWD, proc, dir->fd, name, AT_SYMLINK_FOLLOW);
 	}
 	err = ret ? errno : 0;
+	kc_creds_drop(&cr);
 	kc_change_end(fs, ic, in, -1, &ch);
 	kc_reply_made(req, parent, name, err);
 }
@@ -241,8 +264,13 @@ void kc_op_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct kc_inode *dir = kc_inode(req, parent);
 	struct kc_inode *in = kc_named(fs, dir, name);
 	struct kc_icache *ic = kc_meta_begin(fs, in);
-	int ret = unlinkat(dir->fd, name, 0), err = errno;
+	struct kc_creds cr;
+	int ret, err;
 
+	kc_creds_take(req, &cr);
+	ret = unlinkat(dir->fd, name, 0);
+	err = errno;
+	kc_creds_drop(&cr);
 	kc_meta_end(fs, ic, in);
 	if (in) {
 		if (!ret)
@@ -254,9 +282,14 @@ void kc_op_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 
 void kc_op_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	int ret = unlinkat(kc_inode(req, parent)->fd, name, AT_REMOVEDIR);
+	struct kc_creds cr;
+	int ret, err;
 
-	fuse_reply_err(req, ret ? errno : 0);
+	kc_creds_take(req, &cr);
+	ret = unlinkat(kc_inode(req, parent)->fd, name, AT_REMOVEDIR);
+	err = errno;
+	kc_creds_drop(&cr);
+	fuse_reply_err(req, ret ? err : 0);
 }
 
 /* Lock two files for a rename in a fixed order (no ABBA deadlock). */
@@ -284,6 +317,7 @@ void kc_op_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct kc_inode *src = kc_named(fs, dir, name);
 	struct kc_inode *dst = kc_named(fs, ndir, newname);
 	struct kc_icache *is, *id;
+	struct kc_creds cr;
 	int ret, err;
 
 	if (dst == src && dst) {	/* same file: only one reference */
@@ -291,8 +325,10 @@ void kc_op_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		dst = NULL;
 	}
 	kc_rename_begin(fs, src, dst, &is, &id);
+	kc_creds_take(req, &cr);
 	ret = renameat2(dir->fd, name, ndir->fd, newname, flags);
 	err = errno;
+	kc_creds_drop(&cr);
 	kc_meta_end(fs, id, dst);
 	kc_meta_end(fs, is, src);
 	if (!ret && src)

@@ -103,18 +103,31 @@ static int kc_file_new(struct kc_fs *fs, struct kc_inode *in, int fd,
 	return 0;
 }
 
-/* Open the source file; an O_TRUNC open is a change made through us. */
-static int kc_open_source(struct kc_fs *fs, struct kc_inode *in,
+/* The flags of a source descriptor for an open with @flags. */
+static int kc_source_flags(int flags)
+{
+	return (flags & ~(O_NOFOLLOW | O_DIRECT)) | O_CLOEXEC;
+}
+
+/*
+ * Open the source file for @req's caller; an O_TRUNC open is a change
+ * made through us.
+ */
+static int kc_open_source(fuse_req_t req, struct kc_inode *in,
 			  const char *proc, int flags)
 {
 	struct kc_change ch = { .kind = KC_CH_SIZE };
+	struct kc_fs *fs = kc_fs(req);
 	struct kc_icache *ic = NULL;
+	struct kc_creds cr;
 	int fd, err;
 
 	if ((flags & O_TRUNC) && S_ISREG(in->type))
 		ic = kc_change_begin(fs, in);
-	fd = open(proc, flags);
+	kc_creds_take(req, &cr);
+	fd = open(proc, kc_source_flags(flags));
 	err = errno;
+	kc_creds_drop(&cr);
 	kc_change_end(fs, ic, in, fd, &ch);
 	return fd < 0 ? -err : fd;
 }
@@ -123,21 +136,21 @@ void kc_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct kc_fs *fs = kc_fs(req);
 	struct kc_inode *in = kc_inode(req, ino);
-	int flags = (fi->flags & ~(O_NOFOLLOW | O_DIRECT)) | O_CLOEXEC, fd, err;
 	struct kc_file *f;
 	char proc[64];
+	int fd, err;
 
 	if (S_ISREG(in->type) && kc_inode_check_name(fs, in)) {
 		fuse_reply_err(req, ESTALE);	/* the kernel looks it up again */
 		return;
 	}
 	kc_procname(proc, sizeof(proc), in->fd);
-	fd = kc_open_source(fs, in, proc, flags);
+	fd = kc_open_source(req, in, proc, fi->flags);
 	if (fd < 0) {
 		fuse_reply_err(req, -fd);
 		return;
 	}
-	err = kc_file_new(fs, in, fd, flags, &f);
+	err = kc_file_new(fs, in, fd, fi->flags, &f);
 	if (err) {
 		fuse_reply_err(req, err);
 		return;
@@ -151,25 +164,29 @@ void kc_op_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 		  mode_t mode, struct fuse_file_info *fi)
 {
 	struct kc_fs *fs = kc_fs(req);
-	int flags = ((fi->flags | O_CREAT) & ~(O_NOFOLLOW | O_DIRECT)) |
-		    O_CLOEXEC, fd, err;
 	struct fuse_entry_param e;
 	struct kc_inode *in;
+	struct kc_creds cr;
 	struct kc_file *f;
+	int fd, err;
 
-	fd = openat(kc_inode(req, parent)->fd, name, flags, mode);
+	kc_creds_take(req, &cr);
+	fd = openat(kc_inode(req, parent)->fd, name,
+		    kc_source_flags(fi->flags | O_CREAT), mode);
+	err = errno;
+	kc_creds_drop(&cr);
 	if (fd < 0) {
-		fuse_reply_err(req, errno);
+		fuse_reply_err(req, err);
 		return;
 	}
-	err = kc_do_lookup(fs, kc_inode(req, parent), name, &e);
+	err = kc_do_lookup(req, kc_inode(req, parent), name, &e);
 	if (err) {
 		close(fd);
 		fuse_reply_err(req, err);
 		return;
 	}
 	in = (struct kc_inode *)(uintptr_t)e.ino;
-	err = kc_file_new(fs, in, fd, flags, &f);
+	err = kc_file_new(fs, in, fd, fi->flags, &f);
 	if (err) {
 		kc_inode_forget(fs, in, 1);
 		fuse_reply_err(req, err);

@@ -27,30 +27,40 @@ void kc_op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		    size_t size)
 {
 	char proc[64], *value = size ? malloc(size) : NULL;
+	struct kc_creds cr;
 	ssize_t n;
+	int err;
 
 	if (size && !value) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
 	kc_procname(proc, sizeof(proc), kc_inode(req, ino)->fd);
+	kc_creds_take(req, &cr);
 	n = getxattr(proc, name, value, size);
-	kc_reply_value(req, size, n, value, errno);
+	err = errno;
+	kc_creds_drop(&cr);
+	kc_reply_value(req, size, n, value, err);
 	free(value);
 }
 
 void kc_op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
 	char proc[64], *value = size ? malloc(size) : NULL;
+	struct kc_creds cr;
 	ssize_t n;
+	int err;
 
 	if (size && !value) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
 	kc_procname(proc, sizeof(proc), kc_inode(req, ino)->fd);
+	kc_creds_take(req, &cr);
 	n = listxattr(proc, value, size);
-	kc_reply_value(req, size, n, value, errno);
+	err = errno;
+	kc_creds_drop(&cr);
+	kc_reply_value(req, size, n, value, err);
 	free(value);
 }
 
@@ -63,15 +73,18 @@ static void kc_xattr_change(fuse_req_t req, fuse_ino_t ino, const char *name,
 	struct kc_inode *in = kc_inode(req, ino);
 	struct kc_change ch = { .kind = KC_CH_META };
 	struct kc_icache *ic = NULL;
+	struct kc_creds cr;
 	char proc[64];
 	int ret, err;
 
 	if (S_ISREG(in->type))
 		ic = kc_change_begin(fs, in);
 	kc_procname(proc, sizeof(proc), in->fd);
+	kc_creds_take(req, &cr);
 	ret = remove ? removexattr(proc, name) :
 		       setxattr(proc, name, value, size, flags);
 	err = errno;
+	kc_creds_drop(&cr);
 	kc_change_end(fs, ic, in, -1, &ch);
 	fuse_reply_err(req, ret ? err : 0);
 }

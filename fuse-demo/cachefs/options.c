@@ -14,6 +14,8 @@
 
 #include "cachefs.h"
 
+#define KC_MOUNT_DEFAULTS	"default_permissions,nosuid,nodev"
+
 #ifndef KMIRROR_VERSION
 #define KMIRROR_VERSION "unknown"
 #endif
@@ -319,7 +321,13 @@ int kc_parse_args(struct fuse_args *args, struct kc_config *cfg,
 
 	kc_config_defaults(cfg);
 	memset(opts, 0, sizeof(*opts));
+	/*
+	 * The kernel checks permissions (creds.c); no setuid programs or
+	 * device nodes unless the user's own "suid" or "dev", which come
+	 * later and so win, ask for them.
+	 */
 	if (fuse_opt_parse(args, &raw, kc_opts, kc_opt_proc) || raw.bad ||
+	    fuse_opt_insert_arg(args, 1, "-o" KC_MOUNT_DEFAULTS) ||
 	    fuse_parse_cmdline(args, opts)) {
 		ret = -1;
 	} else if (opts->show_help) {
