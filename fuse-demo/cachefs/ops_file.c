@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "cachefs.h"
@@ -103,10 +104,15 @@ static int kc_file_new(struct kc_fs *fs, struct kc_inode *in, int fd,
 	return 0;
 }
 
-/* The flags of a source descriptor for an open with @flags. */
+/*
+ * The flags of a source descriptor for an open with @flags: never
+ * O_APPEND, under which Linux's pwrite() ignores its offset (a page of a
+ * shared mapping written back would land at the end); appends are made
+ * with RWF_APPEND instead (kc_op_write()).
+ */
 static int kc_source_flags(int flags)
 {
-	return (flags & ~(O_NOFOLLOW | O_DIRECT)) | O_CLOEXEC;
+	return (flags & ~(O_NOFOLLOW | O_DIRECT | O_APPEND)) | O_CLOEXEC;
 }
 
 /*
@@ -227,10 +233,13 @@ void kc_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 	struct kc_fs *fs = kc_fs(req);
 	struct kc_inode *in = kc_inode(req, ino);
 	struct kc_file *f = kc_file(fi);
+	/* A page written back from a shared mapping goes where it belongs. */
+	bool append = f->append && !fi->writepage;
+	struct iovec iov = { (void *)buf, size };
 	struct kc_change ch = { .kind = KC_CH_WRITE, .off = off, .data = buf,
-				.append = f->append };
+				.append = append };
 	struct kc_icache *ic = kc_change_begin(fs, in);
-	ssize_t n = pwrite(f->fd, buf, size, off);
+	ssize_t n = pwritev2(f->fd, &iov, 1, off, append ? RWF_APPEND : 0);
 	int err = errno;
 
 	if (n < 0) {		/* nothing or something: do not trust */
