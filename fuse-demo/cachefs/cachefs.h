@@ -120,6 +120,10 @@ struct kc_attr {
 };
 #define KC_AUX_LEN	40
 
+/* How long a source file must be left alone before it is cached. */
+#define KC_SETTLE_FINE_NS	1000000000ll	/* nanosecond timestamps */
+#define KC_SETTLE_COARSE_NS	2000000000ll	/* whole seconds (or FAT's 2) */
+
 struct kc_fill {
 	uint64_t	first, last;	/* granules being fetched */
 };
@@ -194,6 +198,7 @@ struct kc_stats {
 	atomic_ullong	bytes_written_through;
 	atomic_ullong	invalidations, culls, nospace;
 	atomic_ullong	unclean_maps, cache_errors, retired;
+	atomic_ullong	unstable;
 	atomic_ullong	map_chunks_dropped;
 	atomic_uint	generation;	/* bumped by every change */
 };
@@ -283,6 +288,8 @@ void kc_procname(char *buf, size_t size, int fd);
 struct kc_icache *kc_icache_get(struct kc_fs *fs, struct kc_inode *in);
 void kc_icache_free(struct kc_icache *ic);
 void kc_attr_from_stat(struct kc_attr *a, const struct stat *st);
+bool kc_attr_eq(const struct kc_attr *a, const struct kc_attr *b);
+bool kc_attr_settled(const struct kc_attr *a);
 void kc_aux_encode(const struct kc_attr *a, uint8_t aux[KC_AUX_LEN]);
 int kc_cache_open(struct kc_fs *fs, struct kc_inode *in, int fd,
 		  bool will_modify, bool *used);

@@ -5,7 +5,9 @@
  * (fscache_read()); runs that are clear are fetched whole from the source
  * (at most KC_PIECE bytes per source read), written into the object
  * (fscache_write()) and only then marked present, one granule at a time
- * (see granule.c for why that order is safe).  A granule being fetched by
+ * (see granule.c for why that order is safe), and only if the source did
+ * not change while they were fetched and had settled before
+ * (kc_fill_begin(), kc_fill_unchanged()).  A granule being fetched by
  * one thread is waited for by others instead of being fetched twice.
  *
  * All of it runs under the file's I/O lock taken shared, which changes of
@@ -119,6 +121,8 @@ struct kc_rd {
 	bool				eof;	/* source ended early */
 	bool				cache_ok; /* keep writing the object */
 	bool				unsealed;
+	bool				stable;	/* this fill may be kept */
+	struct kc_attr			id;	/* the source at its start */
 };
 
 static bool kc_is_zero(const char *p, size_t len)
@@ -174,6 +178,50 @@ static void kc_fill_unseal(struct kc_rd *r)
 	r->cache_ok = !ret;
 }
 
+/*
+ * A fill starts: may what it fetches be kept?  Only if the source is the
+ * version the cache holds (ic->known) and settled (kc_attr_settled()):
+ * else its bytes are served, not cached (and a changed source is checked
+ * again before the next read).
+ */
+static void kc_fill_begin(struct kc_rd *r)
+{
+	struct stat st;
+	bool same;
+
+	if (fstat(r->fd, &st)) {
+		r->stable = false;
+		return;
+	}
+	kc_attr_from_stat(&r->id, &st);
+	same = kc_attr_eq(&r->id, &r->ic->known);
+	if (!same)
+		atomic_store(&r->ic->recheck, true);
+	r->stable = same && kc_attr_settled(&r->id);
+	if (!r->stable)
+		kc_count(r->fs, unstable, 1);
+}
+
+/*
+ * The bytes of a granule were fetched: is the source still what it was
+ * when the fill began?  If not, nothing more of this fill is kept.
+ */
+static bool kc_fill_unchanged(struct kc_rd *r)
+{
+	struct kc_attr a;
+	struct stat st;
+
+	if (!fstat(r->fd, &st)) {
+		kc_attr_from_stat(&a, &st);
+		if (kc_attr_eq(&a, &r->id))
+			return true;
+	}
+	r->stable = false;
+	atomic_store(&r->ic->recheck, true);
+	kc_count(r->fs, unstable, 1);
+	return false;
+}
+
 /* Put source bytes [pos, pos + len) into the object; true if they are
  * there now. */
 static bool kc_fill_store(struct kc_rd *r, off_t pos, const char *data,
@@ -183,6 +231,8 @@ static bool kc_fill_store(struct kc_rd *r, off_t pos, const char *data,
 	size_t dl;
 	ssize_t n;
 
+	if (!r->stable)
+		return false;
 	kc_fill_unseal(r);
 	if (!r->cache_ok)
 		return false;
@@ -206,14 +256,17 @@ static bool kc_fill_store(struct kc_rd *r, off_t pos, const char *data,
 	return false;
 }
 
-/* Granule @g was fetched whole: mark it present if it was stored. */
+/*
+ * Granule @g was fetched whole: mark it present if it was stored and the
+ * source did not change while it was fetched.
+ */
 static void kc_fill_commit(struct kc_rd *r, uint64_t g, bool ok)
 {
 	struct kc_icache *ic = r->ic;
 	uint64_t lo = g << ic->map.shift, hi = lo + (1ull << ic->map.shift);
 	int ret;
 
-	if (!ok)
+	if (!ok || !kc_fill_unchanged(r))
 		return;
 	pthread_mutex_lock(&ic->lock);
 	ret = kc_map_set(&ic->map, g, true);
@@ -279,6 +332,7 @@ static int kc_fill(struct kc_rd *r, uint64_t ga, uint64_t gb)
 	tmp = kc_scratch(1, hi - lo < KC_PIECE ? hi - lo : KC_PIECE);
 	if (!tmp)
 		return -ENOMEM;
+	kc_fill_begin(r);
 	for (p = lo; p < hi; p += n) {
 		want = hi - p < KC_PIECE ? hi - p : KC_PIECE;
 		n = kc_source_pread(r->fs, r->fd, tmp, want, p);

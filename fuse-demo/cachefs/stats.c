@@ -25,6 +25,9 @@
  *   unclean_maps       content maps discarded after an unclean shutdown
  *   map_chunks_dropped content map xattrs that did not fit
  *   cache_errors       other cache I/O errors (served from the source)
+ *   unstable           fills served but not cached: the source changed
+ *                      while they were fetched, or had changed too
+ *                      recently to be trusted (see kc_attr_settled())
  *   objects            data objects in the cache (all volumes)
  *   cache_bytes        their size on disk, in bytes
  */
@@ -64,11 +67,11 @@ static void kc_stats_print(struct kc_fs *fs, FILE *f, bool mounted)
 		kc_get(&s->bytes_written_through));
 	fprintf(f, "invalidations: %llu\nculls: %llu\nnospace: %llu\n"
 		"retired: %llu\nunclean_maps: %llu\nmap_chunks_dropped: %llu\n"
-		"cache_errors: %llu\n",
+		"cache_errors: %llu\nunstable: %llu\n",
 		kc_get(&s->invalidations), kc_get(&s->culls),
 		kc_get(&s->nospace), kc_get(&s->retired),
 		kc_get(&s->unclean_maps), kc_get(&s->map_chunks_dropped),
-		kc_get(&s->cache_errors));
+		kc_get(&s->cache_errors), kc_get(&s->unstable));
 	fprintf(f, "objects: %" PRIu64 "\ncache_bytes: %" PRIu64 "\n",
 		objects, bytes);
 }

@@ -202,6 +202,22 @@ mount_tmpfs() {
 	OTHER_MOUNTS+=("$1")
 }
 
+# mount_coarse_ext4 DIR SIZE: a loop-mounted ext4 with 128-byte inodes,
+# whose timestamps have whole seconds only (as sshfs, SMB, FAT), unmounted
+# at exit.  Returns 1 (the caller SKIPs) without root, mkfs.ext4 or loop.
+mount_coarse_ext4() {
+	[ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null || return 1
+	truncate -s "$2" "$T/coarse.img"
+	mkfs.ext4 -q -F -I 128 "$T/coarse.img" >/dev/null 2>&1 || return 1
+	mkdir -p "$1"
+	mount -o loop "$T/coarse.img" "$1" 2>/dev/null || return 1
+	OTHER_MOUNTS+=("$1")
+	touch "$1/.probe"
+	[ "$(stat -c %y "$1/.probe" | cut -d. -f2 | cut -c1-9)" = 000000000 ] ||
+		fail "ext4 -I 128 keeps nanoseconds here: not a coarse source"
+	rm "$1/.probe"
+}
+
 # stat_get CACHE NAME: one value of CACHE/kmirror-stats ("name: value").
 stat_get() {
 	local v
@@ -242,6 +258,13 @@ wait_stat() {
 		sleep 0.1
 	done
 	fail "statistic $2 stayed at $v (< $3)"
+}
+
+# Wait until source files made or changed so far are old enough for
+# kmirror-cachefs to cache what it reads of them: it serves younger ones
+# uncached (KC_SETTLE_FINE_NS, 1 s, for nanosecond timestamps).
+settle() {
+	sleep 1.1
 }
 
 # Random content of SIZE bytes in PATH.

@@ -78,6 +78,7 @@ check_sparse() {
 }
 
 export SUMS_EXCLUDE=five-gib
+settle
 cfs_mount "$src" "$mnt" "$cache"
 same_tree "$src" "$mnt" "cold read"
 check_sparse "cold read"

@@ -38,6 +38,7 @@ for ((i = 0; i < n; i++)); do
 	mkfile "$src/f$i" $((fsize + i))
 done
 
+settle
 cfs_mount "$src" "$mnt" "$cache" "$opts"
 exec 3<"$mnt/f0"
 tm cmp "$src/f0" /dev/fd/3 || fail "held file f0, first read"

@@ -21,6 +21,7 @@ done
 mkfile "$src/changed" 300000
 nonempty=$(find "$src" -type f -size +0 | wc -l)
 
+settle
 cfs_mount "$src" "$mnt" "$cache"
 same_tree "$src" "$mnt" "first mount"
 cfs_umount "$mnt"
