@@ -97,6 +97,16 @@ struct kc_map {
 	ino_t		oino;
 };
 
+/* What kc_map_load() found on an object. */
+enum kc_map_state {
+	KC_MAP_CLEAN,		/* a map under a valid seal: loaded */
+	KC_MAP_NONE,		/* no map: a new or emptied object */
+	KC_MAP_UNCLEAN,		/* maps without a valid seal (a crash, another
+				 * granule size): discarded */
+	KC_MAP_DAMAGED,		/* sealed, but the object changed behind our
+				 * back: discarded */
+};
+
 void kc_map_init(struct kc_map *m, unsigned int shift);
 void kc_map_destroy(struct kc_map *m);
 void kc_map_reset(struct kc_map *m);
@@ -105,7 +115,8 @@ uint64_t kc_map_run(const struct kc_map *m, uint64_t g, uint64_t last,
 		    bool set);
 int kc_map_set(struct kc_map *m, uint64_t g, bool on);
 void kc_map_clear_from(struct kc_map *m, uint64_t g);
-int kc_map_load(struct kc_map *m, int fd, uint64_t ngranules, bool *clean);
+int kc_map_load(struct kc_map *m, int fd, uint64_t object_size,
+		enum kc_map_state *state);
 int kc_map_unseal(struct kc_map *m, int fd);
 int kc_map_flush(struct kc_map *m, int fd, unsigned int *lost);
 

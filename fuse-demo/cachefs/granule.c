@@ -7,7 +7,8 @@
  *   user.kmirror.map.<n>   512 bytes: granules n*4096 ... n*4096+4095
  *                          (bit g%8 of byte (g%4096)/8); an empty value
  *                          means all 4096 are present; no xattr: none
- *   user.kmirror.seal      "kmirror-map 1 <granule bytes>\n"
+ *   user.kmirror.seal      "kmirror-map 2 <granule bytes> <mtime>\n", the
+ *                          object file's mtime (s.ns) when it was sealed
  *
  * A set bit means: the object holds the source's bytes of that granule,
  * [g * G, min((g + 1) * G, object size)).  In memory, a bit is set only
@@ -15,8 +16,12 @@
  *
  * Why no stale or torn byte is ever served after kill -9 or a crash:
  *  1. The maps on disk are trusted only under a seal with the same
- *     granule size.  A map or object without a seal is discarded at load:
- *     every bit clear, the old map xattrs removed.
+ *     granule size and the object file's mtime as it is now, and only if
+ *     no bit claims bytes past the end of the file.  A map without such a
+ *     seal is discarded at load: every bit clear, the old map xattrs
+ *     removed.  Only a data write or a size change moves the mtime, and
+ *     the daemon makes none under a seal, so a moved mtime means the
+ *     object was written or cut behind the daemon's back: a cache error.
  *  2. Before the object or its map changes in any way (a data write, a
  *     bit set or cleared, a resize), kc_map_unseal() removes the seal, and
  *     waits for that to succeed.  So from the first change until the next
@@ -41,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -48,7 +54,7 @@
 
 #define KC_MAP_PREFIX	"user.kmirror.map."
 #define KC_SEAL_NAME	"user.kmirror.seal"
-#define KC_SEAL_FMT	"kmirror-map 1 %llu\n"
+#define KC_SEAL_FMT	"kmirror-map 2 %llu %lld.%09ld\n"
 #define KC_XNAME_SIZE	(sizeof(KC_MAP_PREFIX) + 24)
 
 void kc_map_init(struct kc_map *m, unsigned int shift)
@@ -224,14 +230,39 @@ static bool kc_parse_xname(const char *name, uint64_t *idx)
 	return !errno && !*end;
 }
 
-static bool kc_seal_ok(const struct kc_map *m, int fd)
+/* The seal of the object @fd as it is now (@st: its fstat). */
+static int kc_seal_text(const struct kc_map *m, const struct stat *st,
+			char *buf, size_t size)
 {
-	char want[64], got[64];
-	ssize_t n;
+	return snprintf(buf, size, KC_SEAL_FMT, 1ull << m->shift,
+			(long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
+}
 
-	snprintf(want, sizeof(want), KC_SEAL_FMT, 1ull << m->shift);
-	n = fgetxattr(fd, KC_SEAL_NAME, got, sizeof(got));
-	return n == (ssize_t)strlen(want) && !memcmp(want, got, n);
+/*
+ * What the seal on the object @fd says: KC_MAP_CLEAN if it is the seal
+ * of this object as it is now, KC_MAP_NONE if there is none,
+ * KC_MAP_UNCLEAN if it is of another granule size or format (not ours to
+ * trust, nor damage), KC_MAP_DAMAGED if the object changed since.
+ */
+static enum kc_map_state kc_seal_check(const struct kc_map *m, int fd,
+				       const struct stat *st)
+{
+	char want[96], got[96], *sp;
+	ssize_t n;
+	int len;
+
+	n = fgetxattr(fd, KC_SEAL_NAME, got, sizeof(got) - 1);
+	if (n < 0)
+		return errno == ENODATA ? KC_MAP_NONE : KC_MAP_UNCLEAN;
+	got[n] = 0;
+	len = kc_seal_text(m, st, want, sizeof(want));
+	if (n == len && !memcmp(want, got, n))
+		return KC_MAP_CLEAN;
+	/* Same format and granule, another mtime: written behind our back. */
+	sp = strrchr(want, ' ');
+	if (sp && !strncmp(got, want, sp + 1 - want))
+		return KC_MAP_DAMAGED;
+	return KC_MAP_UNCLEAN;
 }
 
 /* The names of all xattrs of @fd (NUL-separated), malloc'ed; NULL: none. */
@@ -298,42 +329,81 @@ static int kc_load_chunk(struct kc_map *m, int fd, const char *name,
 	return 0;
 }
 
-/*
- * Load the map of the object @fd (@ngranules: granules of its size).
- * *@clean: false if the object carried no valid seal; then no bit is set
- * and its map xattrs and seal are removed (nothing of an unsealed map is
- * trusted).  Returns how many map xattrs were so discarded, or -ENOMEM
- * (the map is then empty).  The map is reset first.
- */
-int kc_map_load(struct kc_map *m, int fd, uint64_t ngranules, bool *clean)
+/* Remove every map xattr and the seal of @fd; true if there were any. */
+static bool kc_map_wipe(int fd, const char *names, ssize_t len)
 {
-	char *names, *p;
-	int ret = 0, dropped = 0;
-	ssize_t len;
+	const char *p;
+	bool any = false;
 	uint64_t idx;
 
+	for (p = names; p && p < names + len; p += strlen(p) + 1)
+		if (kc_parse_xname(p, &idx) && !fremovexattr(fd, p))
+			any = true;
+	if (!fremovexattr(fd, KC_SEAL_NAME))
+		any = true;
+	return any;
+}
+
+/*
+ * Does a set bit claim bytes the object file does not hold?  A granule
+ * covers [g * G, min((g + 1) * G, @object_size)); the file is @file_size
+ * bytes long.
+ */
+static bool kc_map_claims_past(const struct kc_map *m, uint64_t object_size,
+			       uint64_t file_size)
+{
+	size_t i = m->n;
+	uint64_t end;
+	int b;
+
+	while (i && !m->chunk[i - 1]->nset)
+		i--;
+	if (!i)
+		return false;
+	for (b = KC_CHUNK_BITS - 1; !kc_bit(m->chunk[i - 1], b); b--)
+		;
+	end = (m->chunk[i - 1]->idx * KC_CHUNK_BITS + b + 1) << m->shift;
+	return (end < object_size ? end : object_size) > file_size;
+}
+
+/*
+ * Load the map of the object @fd (@object_size bytes) and say in *@state
+ * what was found.  Only a map under a valid seal (rule 1)
+ * is loaded; any other map xattrs and seal are removed, and the map is
+ * empty.  0, or -errno (the map is then empty).  The map is reset first.
+ */
+int kc_map_load(struct kc_map *m, int fd, uint64_t object_size,
+		enum kc_map_state *state)
+{
+	uint64_t ngranules = (object_size + (1ull << m->shift) - 1) >>
+			     m->shift;
+	const char *p;
+	uint64_t idx;
+	struct stat st;
+	char *names;
+	ssize_t len;
+	int ret = 0;
+
 	kc_map_reset(m);
-	*clean = kc_seal_ok(m, fd);
-	m->sealed = *clean;
+	if (fstat(fd, &st))
+		return -errno;
+	*state = kc_seal_check(m, fd, &st);
 	names = kc_list(fd, &len);
-	for (p = names; p && p < names + len && !ret; p += strlen(p) + 1) {
-		if (!kc_parse_xname(p, &idx))
-			continue;
-		if (*clean) {
+	for (p = names; *state == KC_MAP_CLEAN && p && p < names + len && !ret;
+	     p += strlen(p) + 1)
+		if (kc_parse_xname(p, &idx))
 			ret = kc_load_chunk(m, fd, p, idx, ngranules);
-		} else {
-			fremovexattr(fd, p);
-			dropped++;
-		}
+	if (!ret && *state == KC_MAP_CLEAN &&
+	    kc_map_claims_past(m, object_size, st.st_size))
+		*state = KC_MAP_DAMAGED;
+	if (ret || *state != KC_MAP_CLEAN) {
+		kc_map_reset(m);
+		if (kc_map_wipe(fd, names, len) && *state == KC_MAP_NONE)
+			*state = KC_MAP_UNCLEAN;	/* maps, no seal */
 	}
 	free(names);
-	if (!*clean && !fremovexattr(fd, KC_SEAL_NAME))
-		dropped++;	/* a seal of another granule size */
-	if (ret) {
-		kc_map_reset(m);
-		return ret;
-	}
-	return dropped;
+	m->sealed = *state == KC_MAP_CLEAN;
+	return ret;
 }
 
 /* Before any change of the object or its map: remove the seal (rule 2). */
@@ -400,7 +470,8 @@ static void kc_map_compact(struct kc_map *m)
  */
 int kc_map_flush(struct kc_map *m, int fd, unsigned int *lost)
 {
-	char seal[64];
+	struct stat st;
+	char seal[96];
 	size_t i;
 	int ret, n;
 
@@ -417,9 +488,9 @@ int kc_map_flush(struct kc_map *m, int fd, unsigned int *lost)
 			return ret;
 	}
 	kc_map_compact(m);
-	if (fsync(fd))
+	if (fsync(fd) || fstat(fd, &st))
 		return -errno;
-	n = snprintf(seal, sizeof(seal), KC_SEAL_FMT, 1ull << m->shift);
+	n = kc_seal_text(m, &st, seal, sizeof(seal));
 	if (fsetxattr(fd, KC_SEAL_NAME, seal, n, 0))
 		return -errno;
 	m->sealed = true;

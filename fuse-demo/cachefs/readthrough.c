@@ -130,6 +130,32 @@ static bool kc_is_zero(const char *p, size_t len)
 	return !len || (!p[0] && !memcmp(p, p + 1, len - 1));
 }
 
+/*
+ * The object could not give the present bytes [pos, rend): unreadable, or
+ * shorter than its map says (cut behind our back; a healthy object file
+ * holds every present granule, see kc_size_object()).  A cache error:
+ * the granules are marked absent, so that the next read fetches them
+ * again from the source and repairs the object.
+ */
+static void kc_read_damaged(struct kc_rd *r, off_t rend, ssize_t err)
+{
+	struct kc_icache *ic = r->ic;
+	unsigned int shift = ic->map.shift;
+	uint64_t g, lost = 0;
+
+	kc_cache_error(r->fs, "read", err);
+	pthread_mutex_lock(&ic->lock);
+	if (!kc_map_unseal(&ic->map, kc_cres_fd(&r->cres))) {
+		for (g = r->pos >> shift; g <= (uint64_t)(rend - 1) >> shift;
+		     g++) {
+			lost += kc_map_test(&ic->map, g);
+			kc_map_set(&ic->map, g, false);
+		}
+	}
+	pthread_mutex_unlock(&ic->lock);
+	kc_index_add_bytes(r->fs, ic->obj, -(int64_t)(lost << shift));
+}
+
 /* Serve [pos, rend) from the object; from the source if that fails. */
 static int kc_read_present(struct kc_rd *r, off_t rend)
 {
@@ -138,22 +164,13 @@ static int kc_read_present(struct kc_rd *r, off_t rend)
 	ssize_t n;
 
 	n = fscache_read(&r->cres, r->pos, dst, len, FSCACHE_READ_HOLE_IGNORE);
-	/*
-	 * The object file may end before the object does (a file grown by
-	 * truncate, or zeros never written over a hole): that part is a hole,
-	 * which READ_HOLE_CLEAR reads as the zeros it stands for.
-	 */
-	if (n >= 0 && n < (ssize_t)len &&
-	    fscache_read(&r->cres, r->pos + n, dst + n, len - n,
-			 FSCACHE_READ_HOLE_CLEAR) == (ssize_t)(len - n))
-		n = len;
 	if (n == (ssize_t)len) {
 		r->from_cache += len;
 		r->pos = rend;
 		return 0;
 	}
 	if (n != -ESTALE)
-		kc_cache_error(r->fs, "read", n < 0 ? n : -ENODATA);
+		kc_read_damaged(r, rend, n < 0 ? n : -ENODATA);
 	n = kc_source_pread(r->fs, r->fd, dst, len, r->pos);
 	if (n < 0)
 		return n;
@@ -222,6 +239,20 @@ static bool kc_fill_unchanged(struct kc_rd *r)
 	return false;
 }
 
+/* The object file ends at @end or later (grown with a hole): 0 or -errno. */
+static int kc_fill_reach(struct kc_rd *r, off_t end)
+{
+	int fd = kc_cres_fd(&r->cres);
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st))
+		return -EBADF;
+	end = ((end - 1) | (KC_BLOCK - 1)) + 1;
+	if (st.st_size >= end)
+		return 0;
+	return ftruncate(fd, end) ? -errno : 0;
+}
+
 /* Put source bytes [pos, pos + len) into the object; true if they are
  * there now. */
 static bool kc_fill_store(struct kc_rd *r, off_t pos, const char *data,
@@ -236,10 +267,15 @@ static bool kc_fill_store(struct kc_rd *r, off_t pos, const char *data,
 	kc_fill_unseal(r);
 	if (!r->cache_ok)
 		return false;
-	/* Zeros over a hole of the object read back as zeros: no write. */
+	/*
+	 * Zeros over a hole of the object read back as zeros: no write, but
+	 * the file must reach past them (a present granule past the end of
+	 * the object file would be damage).
+	 */
 	if (kc_is_zero(data, len) &&
 	    fscache_query_occupancy(&r->cres, pos, len, KC_BLOCK, &ds,
-				    &dl) == -ENODATA)
+				    &dl) == -ENODATA &&
+	    !kc_fill_reach(r, pos + len))
 		return true;
 	if (!kc_may_cache(r->fs, len))
 		return false;

@@ -184,7 +184,7 @@ int kc_apply_change(struct kc_fs *fs, struct kc_icache *ic,
 int kc_bind_map(struct kc_fs *fs, struct kc_icache *ic)
 {
 	struct fscache_cache_resources cres;
-	bool clean;
+	enum kc_map_state state = KC_MAP_CLEAN;
 	struct stat st;
 	int fd, ret = 0;
 
@@ -198,36 +198,42 @@ int kc_bind_map(struct kc_fs *fs, struct kc_icache *ic)
 	pthread_mutex_lock(&ic->lock);
 	if (!ic->map.bound || ic->map.odev != st.st_dev ||
 	    ic->map.oino != st.st_ino) {
-		ret = kc_map_load(&ic->map, fd, kc_ngranules(ic,
-				  ic->known.size), &clean);
-		if (ret > 0)
-			kc_count(fs, unclean_maps, 1);
+		ret = kc_map_load(&ic->map, fd, ic->known.size, &state);
 		ic->map.bound = ret >= 0;
 		ic->map.odev = st.st_dev;
 		ic->map.oino = st.st_ino;
 	}
 	pthread_mutex_unlock(&ic->lock);
+	if (state == KC_MAP_UNCLEAN)
+		kc_count(fs, unclean_maps, 1);
+	else if (state == KC_MAP_DAMAGED)
+		kc_cache_error(fs, "object check (changed behind our back)",
+			       -EUCLEAN);
 	kc_index_set_bytes(fs, ic->obj, (uint64_t)st.st_blocks * 512);
 	fscache_end_operation(&cres);
 	return ret < 0 ? ret : 0;
 }
 
 /*
- * A sealed object must end on a 4 KiB boundary: at the next lookup,
- * libkmirror (like cachefiles_adjust_size()) drops a partial tail block
- * before it grows the file, which would lose present bytes.  fscache_write()
- * rounds the file up itself, but not when that allocation fails (ENOSPC);
- * extending with a hole here cannot fail for space.
+ * A sealed object file is exactly its object's size rounded up to 4 KiB,
+ * what libkmirror (like cachefiles_adjust_size()) makes of it at the next
+ * lookup: so the lookup leaves a healthy object alone (its mtime, which
+ * the seal records, included), drops no present bytes of a partial tail
+ * block, and every present granule lies within the file (a shorter file
+ * is damage).  fscache_write() rounds the file up itself, but not when
+ * that allocation fails (ENOSPC); a size change here cannot fail for
+ * space.
  */
-static int kc_align_object(int fd)
+static int kc_size_object(int fd, int64_t object_size)
 {
+	off_t want = object_size > 0 ? ((object_size - 1) | 4095) + 1 : 0;
 	struct stat st;
 
 	if (fstat(fd, &st))
 		return -errno;
-	if (!(st.st_size & 4095))
+	if (st.st_size == want)
 		return 0;
-	return ftruncate(fd, (st.st_size | 4095) + 1) ? -errno : 0;
+	return ftruncate(fd, want) ? -errno : 0;
 }
 
 /* Seal the map (granule.c rule 3) before the last use ends. */
@@ -245,7 +251,7 @@ void kc_flush_map(struct kc_fs *fs, struct kc_icache *ic)
 	if (!dirty || fscache_begin_write_operation(&cres, ic->cookie))
 		return;
 	fd = kc_cres_fd(&cres);
-	ret = fd < 0 ? -EBADF : kc_align_object(fd);
+	ret = fd < 0 ? -EBADF : kc_size_object(fd, ic->known.size);
 	pthread_mutex_lock(&ic->lock);
 	if (!ret)
 		ret = kc_map_flush(&ic->map, fd, &lost);
