@@ -280,6 +280,7 @@ int kc_cache_open(struct kc_fs *fs, struct kc_inode *in, int fd,
 		}
 	} else if (!kc_attr_eq(&ic->known, &a)) {
 		kc_invalidate(fs, ic, &a, true);
+		kc_notify_changed(fs, in, false);
 	} else {
 		kc_set_known(ic, &a);
 	}
@@ -300,37 +301,42 @@ void kc_cache_release(struct kc_fs *fs, struct kc_inode *in)
 	pthread_rwlock_unlock(&ic->io);
 }
 
-/* Compare the source, freshly stat'ed under io excl, with the cache. */
-static void kc_recheck_locked(struct kc_fs *fs, struct kc_inode *in,
+/*
+ * Compare the source, freshly stat'ed under io excl, with the cache.
+ * True if it had changed behind our back (the kernel must hear of it).
+ */
+static bool kc_recheck_locked(struct kc_fs *fs, struct kc_inode *in,
 			      struct kc_icache *ic)
 {
 	struct kc_attr a;
 	struct stat st;
 
 	if (!ic->cookie)
-		return;
+		return false;
 	if (fstatat(in->fd, "", &st, AT_EMPTY_PATH)) {
 		atomic_store(&ic->recheck, true);
-		return;
+		return false;
 	}
 	kc_attr_from_stat(&a, &st);
-	if (!kc_attr_eq(&ic->known, &a))
+	if (!kc_attr_eq(&ic->known, &a)) {
 		kc_invalidate(fs, ic, &a, true);
-	else
-		kc_set_known(ic, &a);
+		return true;
+	}
+	kc_set_known(ic, &a);
+	return false;
 }
 
 /*
  * Fresh attributes of @in were read (lookup, getattr, attr timeout): if
- * they differ from the cache's, check again under the I/O lock and
- * invalidate.
+ * they differ from the cache's, check again under the I/O lock,
+ * invalidate and tell the kernel (@wait: kc_notify_changed()'s).
  */
 void kc_cache_check_stat(struct kc_fs *fs, struct kc_inode *in,
-			 const struct stat *st)
+			 const struct stat *st, bool wait)
 {
 	struct kc_icache *ic = atomic_load(&in->ic);
 	struct kc_attr a;
-	bool same;
+	bool same, changed;
 
 	if (!ic)
 		return;
@@ -344,8 +350,10 @@ void kc_cache_check_stat(struct kc_fs *fs, struct kc_inode *in,
 		return;
 	}
 	pthread_rwlock_wrlock(&ic->io);
-	kc_recheck_locked(fs, in, ic);
+	changed = kc_recheck_locked(fs, in, ic);
 	pthread_rwlock_unlock(&ic->io);
+	if (changed)
+		kc_notify_changed(fs, in, wait);
 }
 
 /* Before a cached read: check the source if attr_timeout has passed. */
@@ -359,7 +367,7 @@ void kc_cache_check_due(struct kc_fs *fs, struct kc_inode *in, int fd)
 		    fs->attr_timeout_ns))
 		return;
 	if (fstat(fd, &st) == 0)
-		kc_cache_check_stat(fs, in, &st);
+		kc_cache_check_stat(fs, in, &st, false);
 }
 
 /*
@@ -374,7 +382,8 @@ struct kc_icache *kc_change_begin(struct kc_fs *fs, struct kc_inode *in)
 	if (!ic)
 		return NULL;
 	pthread_rwlock_wrlock(&ic->io);
-	kc_recheck_locked(fs, in, ic);
+	if (kc_recheck_locked(fs, in, ic))
+		kc_notify_changed(fs, in, false);
 	return ic;
 }
 

@@ -15,6 +15,7 @@
  *   ops_file.c    open files: open/create/read/write/...
  *   ops_xattr.c   extended attributes
  *   cache.c       per-file caching: cookie life, coherency, changes
+ *   notify.c      the kernel hears of changes made behind our back
  *   readthrough.c cached reads, granule fills
  *   writethrough.c write-through, size changes, the map's object
  *   granule.c     the content map in the object's xattrs (crash rules)
@@ -238,6 +239,7 @@ struct kc_fs {
 	struct kc_index		*index;
 	struct kc_stats		stats;
 	struct fuse_session	*se;
+	struct kc_notifier	*notifier;
 	uint64_t		attr_timeout_ns;
 	pthread_mutex_t		handles_lock;
 	struct kc_handle	handles;	/* list head */
@@ -306,7 +308,7 @@ int kc_cache_open(struct kc_fs *fs, struct kc_inode *in, int fd,
 		  bool will_modify, bool *used);
 void kc_cache_release(struct kc_fs *fs, struct kc_inode *in);
 void kc_cache_check_stat(struct kc_fs *fs, struct kc_inode *in,
-			 const struct stat *st);
+			 const struct stat *st, bool wait);
 void kc_cache_check_due(struct kc_fs *fs, struct kc_inode *in, int fd);
 void kc_cache_forget(struct kc_fs *fs, struct kc_inode *in);
 bool kc_cache_cull(struct kc_fs *fs, struct kc_inode *in);
@@ -331,6 +333,12 @@ struct kc_change {
 struct kc_icache *kc_change_begin(struct kc_fs *fs, struct kc_inode *in);
 void kc_change_end(struct kc_fs *fs, struct kc_icache *ic,
 		   struct kc_inode *in, int fd, const struct kc_change *ch);
+
+/* notify.c */
+struct kc_notifier;
+int kc_notifier_start(struct kc_fs *fs);
+void kc_notifier_stop(struct kc_fs *fs);
+void kc_notify_changed(struct kc_fs *fs, struct kc_inode *in, bool wait);
 
 /* readthrough.c */
 int kc_scratch_init(void);

@@ -220,7 +220,7 @@ int kc_do_lookup(fuse_req_t req, struct kc_inode *dir, const char *name,
 		return ENOMEM;
 	}
 	if (S_ISREG(in->type))
-		kc_cache_check_stat(fs, in, &e->attr);
+		kc_cache_check_stat(fs, in, &e->attr, true);
 	e->ino = (uintptr_t)in;
 	return 0;
 }

@@ -355,10 +355,12 @@ static int kc_mount(struct kc_fs *fs, struct fuse_args *args)
 		fuse_remove_signal_handlers(fs->se);
 		return kc_fail("cannot mount on '%s'", fs->cfg.mountpoint);
 	}
-	if (kc_housekeeper_start(fs)) {
+	if (kc_housekeeper_start(fs) || kc_notifier_start(fs)) {
 		fuse_session_unmount(fs->se);
 		fuse_remove_signal_handlers(fs->se);
-		return kc_fail("cannot start the housekeeper thread");
+		kc_housekeeper_stop(fs);
+		kc_notifier_stop(fs);
+		return kc_fail("cannot start the housekeeper threads");
 	}
 	kc_stats_write(fs, true);
 	return 0;
@@ -391,6 +393,7 @@ static void kc_teardown(struct kc_fs *fs, bool mounted)
 		fuse_session_unmount(fs->se);
 		fuse_remove_signal_handlers(fs->se);
 		kc_housekeeper_stop(fs);
+		kc_notifier_stop(fs);
 	}
 	if (fs->se)
 		fuse_session_destroy(fs->se);

@@ -63,7 +63,7 @@ void kc_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		return;
 	}
 	if (S_ISREG(st.st_mode))
-		kc_cache_check_stat(kc_fs(req), in, &st);
+		kc_cache_check_stat(kc_fs(req), in, &st, true);
 	fuse_reply_attr(req, &st, kc_fs(req)->cfg.attr_timeout);
 }
 

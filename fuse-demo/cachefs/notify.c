@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The kernel hears about every change of a source file that the daemon
+ * learns of behind the mount's back: its page-cache copies of the file go
+ * (fuse_lowlevel_notify_inval_inode()), so that a descriptor opened before
+ * the change does not go on reading a torn mix of old cached pages and
+ * new fetched ones.  The kernel's own check (auto_inval_data) looks at
+ * mtime and size only; the daemon also sees ctime and inode changes.
+ *
+ * The notice goes out from a thread of its own: dropping pages waits for
+ * the pages' locks, which the kernel holds over reads and writes in
+ * flight, so a request handler must never send it itself.  A getattr or
+ * lookup handler (the kernel holds no page lock over those) waits for its
+ * notice, a bounded time, before it replies: the kernel then reads the
+ * changed file after it has dropped the old pages, not before.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "cachefs.h"
+
+#define KC_NOTIFY_WAIT_NS	500000000ll	/* at most, per waiter */
+
+struct kc_notice {
+	struct kc_notice	*next;
+	struct kc_inode		*in;		/* pinned while queued */
+	uint64_t		seq;
+};
+
+struct kc_notifier {
+	pthread_mutex_t		lock;
+	pthread_cond_t		queued, sent;
+	struct kc_notice	*head, **tail;
+	uint64_t		next_seq, sent_seq;
+	bool			stop, running;
+	pthread_t		thread;
+};
+
+static void *kc_notifier_main(void *arg)
+{
+	struct kc_fs *fs = arg;
+	struct kc_notifier *n = fs->notifier;
+	struct kc_notice *e;
+
+	pthread_mutex_lock(&n->lock);
+	for (;;) {
+		while (!n->head && !n->stop)
+			pthread_cond_wait(&n->queued, &n->lock);
+		e = n->head;
+		if (!e)
+			break;
+		n->head = e->next;
+		if (!n->head)
+			n->tail = &n->head;
+		pthread_mutex_unlock(&n->lock);
+		if (!n->stop)
+			fuse_lowlevel_notify_inval_inode(fs->se,
+					(fuse_ino_t)(uintptr_t)e->in, 0, 0);
+		kc_inode_unpin(e->in);
+		pthread_mutex_lock(&n->lock);
+		n->sent_seq = e->seq;
+		free(e);
+		pthread_cond_broadcast(&n->sent);
+	}
+	pthread_mutex_unlock(&n->lock);
+	return NULL;
+}
+
+int kc_notifier_start(struct kc_fs *fs)
+{
+	struct kc_notifier *n = calloc(1, sizeof(*n));
+	pthread_condattr_t attr;
+
+	if (!n)
+		return -ENOMEM;
+	pthread_mutex_init(&n->lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&n->sent, &attr);
+	pthread_condattr_destroy(&attr);
+	pthread_cond_init(&n->queued, NULL);
+	n->tail = &n->head;
+	fs->notifier = n;
+	n->running = !pthread_create(&n->thread, NULL, kc_notifier_main, fs);
+	return n->running ? 0 : -EAGAIN;
+}
+
+/* Send what is queued, then end the thread (before the session goes). */
+void kc_notifier_stop(struct kc_fs *fs)
+{
+	struct kc_notifier *n = fs->notifier;
+
+	if (!n)
+		return;
+	if (n->running) {
+		pthread_mutex_lock(&n->lock);
+		n->stop = true;
+		pthread_cond_signal(&n->queued);
+		pthread_mutex_unlock(&n->lock);
+		pthread_join(n->thread, NULL);
+	}
+	pthread_cond_destroy(&n->queued);
+	pthread_cond_destroy(&n->sent);
+	pthread_mutex_destroy(&n->lock);
+	free(n);
+	fs->notifier = NULL;
+}
+
+/* Wait until the notice @seq is out, or KC_NOTIFY_WAIT_NS passed. */
+static void kc_notify_wait(struct kc_notifier *n, uint64_t seq)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += KC_NOTIFY_WAIT_NS;
+	ts.tv_sec += ts.tv_nsec / 1000000000;
+	ts.tv_nsec %= 1000000000;
+	while (n->sent_seq < seq && n->running && !n->stop &&
+	       pthread_cond_timedwait(&n->sent, &n->lock, &ts) != ETIMEDOUT)
+		;
+}
+
+/*
+ * @in changed behind the mount's back: have the kernel drop its cached
+ * pages.  @wait: the caller is a getattr or lookup handler and replies
+ * only once they are gone (or after a bounded wait).
+ */
+void kc_notify_changed(struct kc_fs *fs, struct kc_inode *in, bool wait)
+{
+	struct kc_notifier *n = fs->notifier;
+	struct kc_notice *e;
+
+	if (!n || in == &fs->root || !(e = calloc(1, sizeof(*e))))
+		return;
+	kc_inode_pin(in);
+	e->in = in;
+	pthread_mutex_lock(&n->lock);
+	if (!n->running || n->stop) {
+		pthread_mutex_unlock(&n->lock);
+		kc_inode_unpin(in);
+		free(e);
+		return;
+	}
+	e->seq = ++n->next_seq;
+	*n->tail = e;
+	n->tail = &e->next;
+	pthread_cond_signal(&n->queued);
+	if (wait)
+		kc_notify_wait(n, e->seq);
+	pthread_mutex_unlock(&n->lock);
+}
