@@ -874,6 +874,47 @@ static void test_lru_delay(void **state)
 	fscache_relinquish_volume(v, NULL, false);
 }
 
+/*
+ * With lru_max, at most that many unused cookies keep their objects (and
+ * backing files) open: past it the oldest is discarded at once, however
+ * long its delay, and the newest stay.
+ */
+static void test_lru_max(void **state)
+{
+	struct env *e = *state;
+	struct fscache_cache_params p = { .lru_timeout_ms = 60000,
+					  .flags = FSCACHE_CACHE_NO_REAPER,
+					  .lru_max = 2 };
+	struct fscache_cookie *c[5];
+	struct fscache_cache *cache;
+	struct fscache_volume *v;
+	struct fscache_stats st;
+	char key[4];
+	int i;
+
+	fscache_cache_close(e->cache);
+	assert_int_equal(fscache_cache_open(e->dir, &p, &cache), 0);
+	e->cache = cache;
+	v = fscache_acquire_volume(cache, "s", NULL, 0);
+	for (i = 0; i < 5; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		c[i] = fscache_acquire_cookie(v, 0, key, 2, NULL, 0, 0);
+		fscache_use_cookie(c[i], false);
+		fscache_unuse_cookie(c[i], NULL, NULL);
+	}
+	assert_int_equal(fscache_cache_reap(cache), 3);
+	fscache_get_stats(cache, &st);
+	assert_int_equal(st.cookies_lru, 2);
+	assert_int_equal(st.cookies_lru_expired, 3);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(fscache_cookie_state(c[i]), i < 3 ?
+				 FSCACHE_COOKIE_STATE_QUIESCENT :
+				 FSCACHE_COOKIE_STATE_ACTIVE);
+	for (i = 0; i < 5; i++)
+		fscache_relinquish_cookie(c[i], false);
+	fscache_relinquish_volume(v, NULL, false);
+}
+
 /* Lookups find live cookies only; the referenced one must be put. */
 static void test_lookup(void **state)
 {
@@ -1052,6 +1093,7 @@ int main(void)
 		T(test_resize),
 		T(test_lru_discard),
 		T(test_lru_delay),
+		T(test_lru_max),
 		T(test_lookup),
 		T(test_stats_text),
 		T(test_acquire_oom),

@@ -52,18 +52,23 @@ static void kmf_lru_add(struct fscache_cookie *c)
 	struct fscache_cache *cache = c->volume->cache;
 	u64 now = kmf_now_ms();
 
+	bool over;
+
 	pthread_mutex_lock(&cache->lru_lock);
 	c->unused_at = now;
 	if (!c->on_lru) {
 		atomic_fetch_add(&c->ref, 1);
 		kmf_stat(cache, cookies_lru);
 		c->on_lru = true;
+		cache->lru_n++;
 	} else {
 		cds_list_del(&c->lru_link);
 	}
 	cds_list_add_tail(&c->lru_link, &cache->lru);
+	over = cache->lru_max && cache->lru_n > cache->lru_max;
 	pthread_mutex_unlock(&cache->lru_lock);
-	kmf_lru_timer_reduce(cache, now + cache->lru_timeout_ms);
+	/* Past the cap, the reaper discards the oldest now. */
+	kmf_lru_timer_reduce(cache, over ? now : now + cache->lru_timeout_ms);
 }
 
 /* KMC_CA_LRU_DROP: fscache_cookie_drop_from_lru(); true if a ref is due. */
@@ -76,6 +81,7 @@ static bool kmf_lru_remove(struct fscache_cookie *c)
 	if (c->on_lru) {
 		cds_list_del(&c->lru_link);
 		c->on_lru = false;
+		cache->lru_n--;
 		kmf_stat_d(cache, cookies_lru);
 		kmf_stat(cache, cookies_lru_dropped);
 		need_put = true;
@@ -769,13 +775,17 @@ bool fscache_cookie_no_data_to_read(const struct fscache_cookie *c)
 
 /*
  * fscache_cookie_lru_do_one().  The core's expiry rule has the kernel's
- * fixed timeout; a configured one is applied by shifting the clock.
+ * fixed timeout; a configured one is applied by shifting the clock, and
+ * @now_too (the LRU is past its cap) shifts it past any timeout.
  */
-static unsigned int kmf_lru_do_one(struct fscache_cookie *c)
+static unsigned int kmf_lru_do_one(struct fscache_cookie *c, bool now_too)
 {
 	struct fscache_cache *cache = c->volume->cache;
 	u64 now = kmf_now_ms() + KMC_COOKIE_LRU_TIMEOUT_MS -
 		  cache->lru_timeout_ms;
+
+	if (now_too)
+		now = c->unused_at + KMC_COOKIE_LRU_TIMEOUT_MS;
 	struct kmc_cookie_step s;
 	struct kmf_ctx ctx = { 0 };
 	bool discard;
@@ -801,6 +811,7 @@ unsigned int kmf_lru_run(struct fscache_cache *cache, bool force)
 {
 	struct fscache_cookie *c;
 	unsigned int n = 0;
+	bool over;
 	u64 due;
 
 	pthread_mutex_lock(&cache->lru_lock);
@@ -809,15 +820,17 @@ unsigned int kmf_lru_run(struct fscache_cache *cache, bool force)
 		c = cds_list_first_entry(&cache->lru, struct fscache_cookie,
 					 lru_link);
 		due = c->unused_at + cache->lru_timeout_ms;
-		if (!force && (s64)(kmf_now_ms() - due) < 0) {
+		over = cache->lru_max && cache->lru_n > cache->lru_max;
+		if (!force && !over && (s64)(kmf_now_ms() - due) < 0) {
 			cache->lru_timer_ms = due;
 			break;
 		}
 		cds_list_del_init(&c->lru_link);
 		c->on_lru = false;
+		cache->lru_n--;
 		kmf_stat_d(cache, cookies_lru);
 		pthread_mutex_unlock(&cache->lru_lock);
-		n += kmf_lru_do_one(c);
+		n += kmf_lru_do_one(c, over);
 		pthread_mutex_lock(&cache->lru_lock);
 	}
 	pthread_mutex_unlock(&cache->lru_lock);

@@ -173,6 +173,8 @@ struct fscache_cache {
 	struct cds_list_head	lru;
 	u64			lru_timeout_ms;
 	u64			lru_timer_ms;	/* next pass due, 0: none */
+	unsigned long		lru_n;		/* cookies on it */
+	unsigned long		lru_max;	/* 0: no cap */
 	bool			reaper_stop;
 	bool			has_reaper;
 	pthread_t		reaper;

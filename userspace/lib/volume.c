@@ -328,6 +328,7 @@ static void kmf_cache_params(struct fscache_cache *cache,
 	cache->lru_timeout_ms = FSCACHE_LRU_TIMEOUT_DEFAULT_MS;
 	if (params && params->lru_timeout_ms >= 0)
 		cache->lru_timeout_ms = params->lru_timeout_ms;
+	cache->lru_max = params ? params->lru_max : 0;
 	cache->has_reaper = !(params && (params->flags &
 					 FSCACHE_CACHE_NO_REAPER));
 }

@@ -92,6 +92,12 @@ struct fscache_cache_params {
 	/* Delay before an unused cookie is discarded; < 0: the default. */
 	int64_t		lru_timeout_ms;
 	unsigned int	flags;
+	/*
+	 * At most this many unused cookies wait on the LRU with their
+	 * objects (and so their backing files) open; past it the oldest is
+	 * discarded at once.  0: no cap (the kernel has none).
+	 */
+	unsigned long	lru_max;
 };
 
 /*
