@@ -169,6 +169,8 @@ struct kc_inode {
 	ino_t			ino;
 	mode_t			type;		/* S_IFMT bits */
 	uint64_t		nlookup;	/* table lock */
+	bool			used;		/* looked up since the clock
+						 * hand passed (table lock) */
 	atomic_uint		ref;		/* struct lifetime */
 	struct kc_inode		*parent;	/* last name, table lock */
 	char			*name;
@@ -192,6 +194,7 @@ struct kc_file {
 	struct kc_inode		*in;
 	int			fd;
 	bool			append;
+	bool			writable;
 	bool			used;	/* holds one kc_cache_open() use */
 };
 
@@ -200,7 +203,14 @@ struct kc_itable {
 	struct kc_inode		**bucket;
 	size_t			nbuckets;
 	size_t			n;
+	size_t			hand;		/* eviction's clock hand */
 };
+
+/* Descriptors: a lookup or open out of them waits this much for more. */
+#define KC_FD_TRIES		100
+#define KC_FD_WAIT_US		20000
+#define KC_FD_FIXED		32	/* the session, cache dirs, lock ... */
+#define KC_FD_MAX		(1u << 24)	/* budgets beyond: no matter */
 
 /* ---- stats.c -------------------------------------------------------- */
 
@@ -241,6 +251,8 @@ struct kc_fs {
 	struct fuse_session	*se;
 	struct kc_notifier	*notifier;
 	uint64_t		attr_timeout_ns;
+	size_t			inode_budget;	/* inodes (descriptors) kept */
+	size_t			object_budget;	/* unused objects left open */
 	pthread_mutex_t		handles_lock;
 	struct kc_handle	handles;	/* list head */
 };
@@ -296,6 +308,8 @@ void kc_inode_unname(struct kc_fs *fs, struct kc_inode *in,
 		     struct kc_inode *dir, const char *name);
 int kc_inode_check_name(struct kc_fs *fs, struct kc_inode *in);
 void kc_procname(char *buf, size_t size, int fd);
+bool kc_fd_wait(struct kc_fs *fs, int *tries);
+void kc_itable_evict(struct kc_fs *fs);
 
 /* cache.c */
 struct kc_icache *kc_icache_get(struct kc_fs *fs, struct kc_inode *in);
@@ -339,6 +353,8 @@ struct kc_notifier;
 int kc_notifier_start(struct kc_fs *fs);
 void kc_notifier_stop(struct kc_fs *fs);
 void kc_notify_changed(struct kc_fs *fs, struct kc_inode *in, bool wait);
+void kc_notify_forget(struct kc_fs *fs, struct kc_inode *dir,
+		      const char *name);
 
 /* readthrough.c */
 int kc_scratch_init(void);

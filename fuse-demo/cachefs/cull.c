@@ -15,8 +15,9 @@
  * the recent end instead.  An object goes through libkmirror: its cookie
  * is relinquished with retire (fscache_relinquish_cookie(cookie, true)).
  *
- * The housekeeper wakes every second, after every 8 MiB of new data and
- * when a write found no space: it culls and rewrites the statistics file.
+ * The housekeeper wakes every second, after every 8 MiB of new data, when
+ * a write found no space and when the inode table passed its budget: it
+ * culls, evicts inodes (inode.c) and rewrites the statistics file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -337,6 +338,7 @@ static void *kc_housekeeper(void *arg)
 		x->hk_kick = false;
 		pthread_mutex_unlock(&x->hk_lock);
 		kc_cull_pass(fs);
+		kc_itable_evict(fs);
 		kc_stats_write_if_changed(fs);
 		pthread_mutex_lock(&x->hk_lock);
 	}

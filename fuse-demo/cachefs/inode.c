@@ -6,14 +6,20 @@
  * lookups (nlookup) and freed at the last forget.  Unlike the example's
  * list, the table is hashed, so lookups stay O(1) on big trees.
  *
- * Two additions:
+ * Three additions:
  *  - ref keeps the struct alive beyond the last forget while someone still
  *    points at it (the culler, or a child's name record);
- *  - each regular file remembers the name it was last looked up by, so that
- *    open can tell a file that was replaced on the source behind the
+ *  - each inode remembers the name it was last looked up by, so that open
+ *    can tell a regular file that was replaced on the source behind the
  *    mount's back (the kernel's dentry is still valid for up to
  *    entry_timeout): open then fails with ESTALE and the kernel looks the
- *    name up again (do_filp_open()'s LOOKUP_REVAL retry).
+ *    name up again (do_filp_open()'s LOOKUP_REVAL retry);
+ *  - the descriptors are bounded.  Past fs->inode_budget inodes, the
+ *    housekeeper asks the kernel to forget the names of inodes not looked
+ *    up lately (a clock sweep over the table, fuse_lowlevel_notify_inval_
+ *    entry() through notify.c): the kernel's forget then closes them.  A
+ *    lookup or open that meets EMFILE waits a little for that and tries
+ *    again (kc_fd_wait()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -132,8 +138,7 @@ static void kc_set_name_locked(struct kc_inode *in, struct kc_inode *dir,
 
 	*old_parent = NULL;
 	*old_name = NULL;
-	if (!S_ISREG(in->type) ||
-	    (in->parent == dir && in->name && !strcmp(in->name, name)))
+	if (in->parent == dir && in->name && !strcmp(in->name, name))
 		return;
 	copy = strdup(name);
 	*old_parent = in->parent;
@@ -180,7 +185,10 @@ static struct kc_inode *kc_inode_get(struct kc_fs *fs, struct kc_inode *dir,
 		fd = -1;
 	}
 	in->nlookup++;
+	in->used = true;
 	kc_set_name_locked(in, dir, name, &old_parent, &old_name);
+	if (t->n > fs->inode_budget)
+		kc_cull_kick(fs);	/* the housekeeper evicts */
 	pthread_mutex_unlock(&t->lock);
 	kc_drop_name(old_parent, old_name);
 	if (fd >= 0)
@@ -198,13 +206,15 @@ int kc_do_lookup(fuse_req_t req, struct kc_inode *dir, const char *name,
 	struct kc_fs *fs = kc_fs(req);
 	struct kc_creds cr;
 	struct kc_inode *in;
-	int fd, err = 0;
+	int fd, err = 0, tries = 0;
 
 	memset(e, 0, sizeof(*e));
 	e->attr_timeout = fs->cfg.attr_timeout;
 	e->entry_timeout = fs->cfg.entry_timeout;
 	kc_creds_take(req, &cr);
-	fd = openat(dir->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	do {
+		fd = openat(dir->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	} while (fd < 0 && kc_fd_wait(fs, &tries));
 	if (fd < 0 || fstatat(fd, "", &e->attr,
 			      AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		err = errno;
@@ -326,6 +336,75 @@ int kc_inode_check_name(struct kc_fs *fs, struct kc_inode *in)
 	}
 	kc_inode_unpin(parent);
 	return ret;
+}
+
+/*
+ * Out of descriptors (errno EMFILE or ENFILE)?  Have the housekeeper
+ * evict, wait a little and say to try again, up to KC_FD_TRIES times.
+ */
+bool kc_fd_wait(struct kc_fs *fs, int *tries)
+{
+	if ((errno != EMFILE && errno != ENFILE) || *tries >= KC_FD_TRIES)
+		return false;
+	(*tries)++;
+	kc_cull_kick(fs);
+	usleep(KC_FD_WAIT_US);
+	errno = EMFILE;
+	return true;
+}
+
+/* A name to forget: its directory (pinned) and the name. */
+struct kc_evict {
+	struct kc_inode	*dir;
+	char		*name;
+};
+
+/*
+ * The clock hand's next victim (table lock held): an inode the kernel
+ * holds a name of and has not looked up since the hand last passed.
+ */
+static bool kc_evict_pick(struct kc_inode *in, struct kc_evict *e)
+{
+	if (!in->nlookup || !in->parent || !in->name)
+		return false;
+	if (in->used) {
+		in->used = false;	/* a second chance */
+		return false;
+	}
+	e->name = strdup(in->name);
+	if (!e->name)
+		return false;
+	e->dir = in->parent;
+	kc_inode_pin(e->dir);
+	return true;
+}
+
+/*
+ * Past the budget: ask the kernel to forget the names of up to a quarter
+ * of the budget of inodes not looked up lately.  The housekeeper's.
+ */
+void kc_itable_evict(struct kc_fs *fs)
+{
+	struct kc_itable *t = &fs->itable;
+	struct kc_evict *e;
+	size_t want, n = 0, steps, i;
+	struct kc_inode *in;
+
+	pthread_mutex_lock(&t->lock);
+	want = t->n > fs->inode_budget ? t->n - fs->inode_budget * 3 / 4 : 0;
+	e = want ? calloc(want, sizeof(*e)) : NULL;
+	for (steps = 0; e && n < want && steps < 2 * t->nbuckets; steps++) {
+		t->hand = (t->hand + 1) & (t->nbuckets - 1);
+		for (in = t->bucket[t->hand]; in && n < want; in = in->hnext)
+			n += kc_evict_pick(in, &e[n]);
+	}
+	pthread_mutex_unlock(&t->lock);
+	for (i = 0; i < n; i++) {
+		kc_notify_forget(fs, e[i].dir, e[i].name);
+		kc_inode_unpin(e[i].dir);
+		free(e[i].name);
+	}
+	free(e);
 }
 
 /* At unmount: end every inode the kernel did not forget. */

@@ -301,6 +301,8 @@ static int kc_lock_cache(struct kc_fs *fs)
 
 static int kc_open_cache(struct kc_fs *fs)
 {
+	struct fscache_cache_params params = {
+		.lru_timeout_ms = -1, .lru_max = fs->object_budget };
 	const char *dir = fs->cfg.cache_dir;
 	char self[64];
 	int ret;
@@ -309,7 +311,7 @@ static int kc_open_cache(struct kc_fs *fs)
 		return -1;
 	/* The very directory checked above, whatever its path names now. */
 	kc_procname(self, sizeof(self), fs->cache_fd);
-	ret = fscache_cache_open(self, NULL, &fs->cache);
+	ret = fscache_cache_open(self, &params, &fs->cache);
 	if (ret == -ENOTDIR)
 		return kc_fail("'%s' is not a cachefiles-layout cache (it is "
 			       "not empty and has no cache/ directory)", dir);
@@ -415,14 +417,31 @@ static void kc_teardown(struct kc_fs *fs, bool mounted)
 		close(fs->root.fd);
 }
 
-static void kc_raise_nofile(void)
+/*
+ * Raise the soft RLIMIT_NOFILE to the hard one, and split what it allows
+ * beyond KC_FD_FIXED: a quarter for inodes the kernel looked up (inode.c
+ * evicts past it, with some lag), an eighth for unused cache objects left
+ * open (libkmirror's lru_max), the rest for open files (a source file
+ * and a cache object each) and what eviction has not caught up with.
+ */
+static void kc_fd_budget(struct kc_fs *fs)
 {
 	struct rlimit rl;
+	rlim_t n = 1024;
 
-	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
+	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+			getrlimit(RLIMIT_NOFILE, &rl);
+		}
+		n = rl.rlim_cur;
 	}
+	if (n > KC_FD_MAX)
+		n = KC_FD_MAX;
+	n = n > 2 * KC_FD_FIXED ? n - KC_FD_FIXED : KC_FD_FIXED;
+	fs->inode_budget = n / 4;
+	fs->object_budget = n / 8;
 }
 
 /* Make a path absolute (the daemon leaves the working directory). */
@@ -490,7 +509,7 @@ int main(int argc, char *argv[])
 	kc_absolute(&fs->cfg.cache_dir);
 	kc_absolute(&fs->cfg.mountpoint);
 	umask(0);	/* the kernel applied the caller's umask already */
-	kc_raise_nofile();
+	kc_fd_budget(fs);
 	ret = 1;
 	if (!fs->cfg.foreground && kc_daemon_fork(&notify))
 		goto out;

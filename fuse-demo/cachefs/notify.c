@@ -13,9 +13,14 @@
  * lookup handler (the kernel holds no page lock over those) waits for its
  * notice, a bounded time, before it replies: the kernel then reads the
  * changed file after it has dropped the old pages, not before.
+ *
+ * The same thread asks the kernel to forget names
+ * (fuse_lowlevel_notify_inval_entry()) when the inode table is past its
+ * descriptor budget (inode.c).
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cachefs.h"
@@ -25,8 +30,22 @@
 struct kc_notice {
 	struct kc_notice	*next;
 	struct kc_inode		*in;		/* pinned while queued */
+	char			*name;		/* forget @in/@name; NULL:
+						 * @in's pages */
 	uint64_t		seq;
 };
+
+static void kc_notice_send(struct kc_fs *fs, const struct kc_notice *e)
+{
+	fuse_ino_t ino = e->in == &fs->root ? FUSE_ROOT_ID :
+			 (fuse_ino_t)(uintptr_t)e->in;
+
+	if (e->name)
+		fuse_lowlevel_notify_inval_entry(fs->se, ino, e->name,
+						 strlen(e->name));
+	else
+		fuse_lowlevel_notify_inval_inode(fs->se, ino, 0, 0);
+}
 
 struct kc_notifier {
 	pthread_mutex_t		lock;
@@ -55,11 +74,11 @@ static void *kc_notifier_main(void *arg)
 			n->tail = &n->head;
 		pthread_mutex_unlock(&n->lock);
 		if (!n->stop)
-			fuse_lowlevel_notify_inval_inode(fs->se,
-					(fuse_ino_t)(uintptr_t)e->in, 0, 0);
+			kc_notice_send(fs, e);
 		kc_inode_unpin(e->in);
 		pthread_mutex_lock(&n->lock);
 		n->sent_seq = e->seq;
+		free(e->name);
 		free(e);
 		pthread_cond_broadcast(&n->sent);
 	}
@@ -121,6 +140,47 @@ static void kc_notify_wait(struct kc_notifier *n, uint64_t seq)
 		;
 }
 
+/* Queue @e (its inode pinned): its number, or 0 if the notifier is gone. */
+static uint64_t kc_notice_queue(struct kc_notifier *n, struct kc_notice *e,
+				bool wait)
+{
+	uint64_t seq = 0;
+
+	pthread_mutex_lock(&n->lock);
+	if (n->running && !n->stop) {
+		seq = e->seq = ++n->next_seq;
+		*n->tail = e;
+		n->tail = &e->next;
+		pthread_cond_signal(&n->queued);
+		if (wait)
+			kc_notify_wait(n, seq);
+	}
+	pthread_mutex_unlock(&n->lock);
+	return seq;
+}
+
+/* A notice for @in (and @name, if not NULL) goes out: pinned, copied. */
+static void kc_notice(struct kc_fs *fs, struct kc_inode *in,
+		      const char *name, bool wait)
+{
+	struct kc_notifier *n = fs->notifier;
+	struct kc_notice *e;
+
+	if (!n || !(e = calloc(1, sizeof(*e))))
+		return;
+	if (name && !(e->name = strdup(name))) {
+		free(e);
+		return;
+	}
+	kc_inode_pin(in);
+	e->in = in;
+	if (!kc_notice_queue(n, e, wait)) {
+		kc_inode_unpin(in);
+		free(e->name);
+		free(e);
+	}
+}
+
 /*
  * @in changed behind the mount's back: have the kernel drop its cached
  * pages.  @wait: the caller is a getattr or lookup handler and replies
@@ -128,25 +188,13 @@ static void kc_notify_wait(struct kc_notifier *n, uint64_t seq)
  */
 void kc_notify_changed(struct kc_fs *fs, struct kc_inode *in, bool wait)
 {
-	struct kc_notifier *n = fs->notifier;
-	struct kc_notice *e;
+	if (in != &fs->root)
+		kc_notice(fs, in, NULL, wait);
+}
 
-	if (!n || in == &fs->root || !(e = calloc(1, sizeof(*e))))
-		return;
-	kc_inode_pin(in);
-	e->in = in;
-	pthread_mutex_lock(&n->lock);
-	if (!n->running || n->stop) {
-		pthread_mutex_unlock(&n->lock);
-		kc_inode_unpin(in);
-		free(e);
-		return;
-	}
-	e->seq = ++n->next_seq;
-	*n->tail = e;
-	n->tail = &e->next;
-	pthread_cond_signal(&n->queued);
-	if (wait)
-		kc_notify_wait(n, e->seq);
-	pthread_mutex_unlock(&n->lock);
+/* Have the kernel forget the name @name in @dir (its dentry). */
+void kc_notify_forget(struct kc_fs *fs, struct kc_inode *dir,
+		      const char *name)
+{
+	kc_notice(fs, dir, name, false);
 }

@@ -39,14 +39,16 @@ void kc_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct kc_dir *d = calloc(1, sizeof(*d));
 	struct kc_creds cr;
-	int fd, err;
+	int fd, err, tries = 0;
 
 	if (!d) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
 	kc_creds_take(req, &cr);
-	fd = openat(kc_inode(req, ino)->fd, ".", O_RDONLY | O_CLOEXEC);
+	do {
+		fd = openat(kc_inode(req, ino)->fd, ".", O_RDONLY | O_CLOEXEC);
+	} while (fd < 0 && kc_fd_wait(kc_fs(req), &tries));
 	err = fd < 0 ? errno : 0;
 	kc_creds_drop(&cr);
 	if (!err && !(d->dp = fdopendir(fd))) {

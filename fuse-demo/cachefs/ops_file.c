@@ -93,6 +93,7 @@ static int kc_file_new(struct kc_fs *fs, struct kc_inode *in, int fd,
 	f->in = in;
 	f->fd = fd;
 	f->append = flags & O_APPEND;
+	f->writable = (flags & O_ACCMODE) != O_RDONLY;
 	if (S_ISREG(in->type))
 		ret = kc_cache_open(fs, in, fd, modify, &f->used);
 	if (ret) {
@@ -126,12 +127,14 @@ static int kc_open_source(fuse_req_t req, struct kc_inode *in,
 	struct kc_fs *fs = kc_fs(req);
 	struct kc_icache *ic = NULL;
 	struct kc_creds cr;
-	int fd, err;
+	int fd, err, tries = 0;
 
 	if ((flags & O_TRUNC) && S_ISREG(in->type))
 		ic = kc_change_begin(fs, in);
 	kc_creds_take(req, &cr);
-	fd = open(proc, kc_source_flags(flags));
+	do {
+		fd = open(proc, kc_source_flags(flags));
+	} while (fd < 0 && kc_fd_wait(fs, &tries));
 	err = errno;
 	kc_creds_drop(&cr);
 	kc_change_end(fs, ic, in, fd, &ch);
@@ -174,11 +177,13 @@ void kc_op_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct kc_inode *in;
 	struct kc_creds cr;
 	struct kc_file *f;
-	int fd, err;
+	int fd, err, tries = 0;
 
 	kc_creds_take(req, &cr);
-	fd = openat(kc_inode(req, parent)->fd, name,
-		    kc_source_flags(fi->flags | O_CREAT), mode);
+	do {
+		fd = openat(kc_inode(req, parent)->fd, name,
+			    kc_source_flags(fi->flags | O_CREAT), mode);
+	} while (fd < 0 && kc_fd_wait(fs, &tries));
 	err = errno;
 	kc_creds_drop(&cr);
 	if (fd < 0) {
@@ -255,10 +260,26 @@ void kc_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		fuse_reply_write(req, n);
 }
 
+/*
+ * close(2) of a file through the mount: a close of the source file too
+ * (NFS writes back then), of a dup of our descriptor.  A read-only file
+ * has nothing to write back; out of descriptors for the dup, a sync does
+ * what the close would have.
+ */
 void kc_op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
+	struct kc_file *f = kc_file(fi);
+	int dfd, err = 0;
+
 	(void)ino;
-	fuse_reply_err(req, close(dup(kc_file(fi)->fd)) ? errno : 0);
+	if (f->writable) {
+		dfd = dup(f->fd);
+		if (dfd >= 0)
+			err = close(dfd) ? errno : 0;
+		else
+			err = fdatasync(f->fd) ? errno : 0;
+	}
+	fuse_reply_err(req, err);
 }
 
 void kc_op_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,

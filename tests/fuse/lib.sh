@@ -123,6 +123,7 @@ tm() {
 # cfs_mount SRC MNT CACHE [OPTIONS]: start kmirror-cachefs in the
 # foreground (as a job of this shell) and wait until MNT is mounted.
 # CACHE is made if missing (the daemon takes an empty dir or a cache).
+# $CFS_WRAP, if set, is a command (words) the daemon runs under.
 cfs_mount() {
 	local src=$1 mnt=$2 cache=$3 opts=${4:-} log pid i
 	local -a cmd
@@ -137,6 +138,8 @@ cfs_mount() {
 		     --errors-for-leak-kinds=definite,indirect --quiet
 		     --log-file="$T/valgrind.$NMOUNT.log" "${cmd[@]}")
 	fi
+	# shellcheck disable=SC2206 # CFS_WRAP is words on purpose
+	[ -z "${CFS_WRAP:-}" ] || cmd=($CFS_WRAP "${cmd[@]}")
 	"${cmd[@]}" >"$log" 2>&1 &
 	pid=$!
 	DPID[$mnt]=$pid

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Bug: at a low limit on open files the daemon failed with EMFILE: it
+# keeps a descriptor per file the kernel has looked up and one per cache
+# object used in the last seconds, so a tree bigger than the limit could
+# not be read.  Now it raises its soft RLIMIT_NOFILE to the hard one at
+# start, keeps cache objects open in a bounded LRU, and when the looked-up
+# files near its budget it asks the kernel to forget the least recently
+# looked-up ones (their descriptors close on the kernel's forget).  A tree
+# of NFILES files read, listed and read again under a hard limit of 128.
+# shellcheck source=tests/fuse/lib.sh
+. "$(dirname "$0")/../fuse/lib.sh"
+command -v prlimit >/dev/null || skip "prlimit missing (Debian: util-linux)"
+
+NFILES=600 LIMIT=128
+[ "$VG" = 1 ] && NFILES=250 LIMIT=160	# valgrind keeps descriptors too
+src=$T/src mnt=$T/mnt cache=$T/cache
+for ((i = 0; i < NFILES; i++)); do
+	mkfile "$src/d$((i % 20))/f$i" $((4096 + i))
+done
+settle
+
+# The soft limit goes up to the hard one.
+CFS_WRAP="prlimit --nofile=64:$LIMIT --"
+cfs_mount "$src" "$mnt" "$cache"
+soft=$(awk '/^Max open files/ { print $4 }' "/proc/${DPID[$mnt]}/limits")
+[ "$soft" = "$LIMIT" ] || fail "soft RLIMIT_NOFILE stayed at $soft (hard $LIMIT)"
+ok "soft RLIMIT_NOFILE raised to the hard limit ($LIMIT)"
+
+tm find "$mnt" -type f -exec cat {} + >/dev/null 2>"$T/err" ||
+	fail "reading $NFILES files under a limit of $LIMIT: $(sort -u "$T/err" | head -n 3)"
+same_tree "$src" "$mnt" "under a limit of $LIMIT descriptors"
+tm ls -lR "$mnt" >/dev/null 2>"$T/err" || fail "ls -lR: $(head -n 3 "$T/err")"
+ok "$NFILES files read, compared and listed under a limit of $LIMIT"
+
+# Files held open stay readable while others come and go.
+for ((i = 0; i < 16; i++)); do
+	exec {fd}<"$mnt/d$i/f$i"
+	held[i]=$fd
+done
+tm find "$mnt" -type f -exec cat {} + >/dev/null 2>"$T/err" ||
+	fail "reading with 16 files held open: $(sort -u "$T/err" | head -n 3)"
+for ((i = 0; i < 16; i++)); do
+	cmp "$src/d$i/f$i" "/dev/fd/${held[i]}" || fail "held file $i"
+	exec {held[i]}<&-
+done
+ok "files held open stay readable while $NFILES others are read"
+stats_fresh "$cache"
+[ "$(stat_get "$cache" hits)" -gt 0 ] || fail "nothing was read from the cache"
+cfs_umount "$mnt"
