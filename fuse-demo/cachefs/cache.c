@@ -269,10 +269,18 @@ int kc_cache_open(struct kc_fs *fs, struct kc_inode *in, int fd,
 	*used = false;
 	if (!ic)
 		return 0;
-	if (fstat(fd, &st))
-		return -errno;
-	kc_attr_from_stat(&a, &st);
+	/*
+	 * The source's attributes are read under the I/O lock: read before
+	 * it, they could predate a write through the mount that ends while
+	 * we wait, and the cache's newer attributes would look like a change
+	 * behind our back.
+	 */
 	pthread_rwlock_wrlock(&ic->io);
+	if (fstat(fd, &st)) {
+		pthread_rwlock_unlock(&ic->io);
+		return -errno;
+	}
+	kc_attr_from_stat(&a, &st);
 	if (!ic->cookie) {
 		if (kc_acquire(fs, in, ic, &a)) {
 			pthread_rwlock_unlock(&ic->io);
@@ -311,8 +319,10 @@ static bool kc_recheck_locked(struct kc_fs *fs, struct kc_inode *in,
 	struct kc_attr a;
 	struct stat st;
 
-	if (!ic->cookie)
+	if (!ic->cookie) {
+		atomic_store(&ic->recheck, false);	/* nothing cached */
 		return false;
+	}
 	if (fstatat(in->fd, "", &st, AT_EMPTY_PATH)) {
 		atomic_store(&ic->recheck, true);
 		return false;
@@ -328,8 +338,10 @@ static bool kc_recheck_locked(struct kc_fs *fs, struct kc_inode *in,
 
 /*
  * Fresh attributes of @in were read (lookup, getattr, attr timeout): if
- * they differ from the cache's, check again under the I/O lock,
- * invalidate and tell the kernel (@wait: kc_notify_changed()'s).
+ * they differ from the cache's, or a fill asked for a check, check again
+ * under the I/O lock (attributes read before it may predate a change
+ * made through the mount), invalidate and tell the kernel (@wait:
+ * kc_notify_changed()'s).
  */
 void kc_cache_check_stat(struct kc_fs *fs, struct kc_inode *in,
 			 const struct stat *st, bool wait)
@@ -344,9 +356,8 @@ void kc_cache_check_stat(struct kc_fs *fs, struct kc_inode *in,
 	pthread_mutex_lock(&ic->lock);
 	same = !ic->cookie || kc_attr_eq(&ic->known, &a);
 	pthread_mutex_unlock(&ic->lock);
-	if (same) {
+	if (same && !atomic_load(&ic->recheck)) {
 		atomic_store(&ic->checked_ns, kc_now_ns());
-		atomic_store(&ic->recheck, false);
 		return;
 	}
 	pthread_rwlock_wrlock(&ic->io);
