@@ -207,7 +207,7 @@ struct kc_itable {
 };
 
 /* Descriptors: a lookup or open out of them waits this much for more. */
-#define KC_FD_TRIES		100
+#define KC_FD_TRIES		250
 #define KC_FD_WAIT_US		20000
 #define KC_FD_FIXED		32	/* the session, cache dirs, lock ... */
 #define KC_FD_MAX		(1u << 24)	/* budgets beyond: no matter */
@@ -309,6 +309,7 @@ void kc_inode_unname(struct kc_fs *fs, struct kc_inode *in,
 int kc_inode_check_name(struct kc_fs *fs, struct kc_inode *in);
 void kc_procname(char *buf, size_t size, int fd);
 bool kc_fd_wait(struct kc_fs *fs, int *tries);
+bool kc_itable_full(struct kc_fs *fs);
 void kc_itable_evict(struct kc_fs *fs);
 
 /* cache.c */

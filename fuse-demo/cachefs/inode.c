@@ -353,6 +353,18 @@ bool kc_fd_wait(struct kc_fs *fs, int *tries)
 	return true;
 }
 
+/* Is the inode table at its descriptor budget? */
+bool kc_itable_full(struct kc_fs *fs)
+{
+	struct kc_itable *t = &fs->itable;
+	bool full;
+
+	pthread_mutex_lock(&t->lock);
+	full = t->n >= fs->inode_budget;
+	pthread_mutex_unlock(&t->lock);
+	return full;
+}
+
 /* A name to forget: its directory (pinned) and the name. */
 struct kc_evict {
 	struct kc_inode	*dir;

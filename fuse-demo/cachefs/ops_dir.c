@@ -82,6 +82,7 @@ static size_t kc_add_entry(fuse_req_t req, fuse_ino_t ino, struct kc_dir *d,
 	off_t next = d->entry->d_off;
 	struct stat st;
 	size_t size;
+	bool plain;
 
 	if (!plus) {
 		memset(&st, 0, sizeof(st));
@@ -93,10 +94,12 @@ static size_t kc_add_entry(fuse_req_t req, fuse_ino_t ino, struct kc_dir *d,
 	 * A name the caller may list but not look up (a directory without
 	 * search permission for them) goes out without attributes, as a
 	 * plain entry: the kernel then looks it up if asked, and refuses.
+	 * So do all names while the inode table is past its descriptor
+	 * budget: only what is used then gets a descriptor.
 	 */
-	*err = kc_dot(name) ? 0 : kc_do_lookup(req, kc_inode(req, ino), name,
-					       &e);
-	if (kc_dot(name) || *err == EACCES) {
+	plain = kc_dot(name) || kc_itable_full(kc_fs(req));
+	*err = plain ? 0 : kc_do_lookup(req, kc_inode(req, ino), name, &e);
+	if (plain || *err == EACCES) {
 		*err = 0;
 		memset(&e, 0, sizeof(e));
 		e.attr.st_ino = d->entry->d_ino;

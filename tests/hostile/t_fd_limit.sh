@@ -39,8 +39,11 @@ for ((i = 0; i < 16; i++)); do
 	exec {fd}<"$mnt/d$i/f$i"
 	held[i]=$fd
 done
-tm find "$mnt" -type f -exec cat {} + >/dev/null 2>"$T/err" ||
+tm find "$mnt" -type f -exec cat {} + >/dev/null 2>"$T/err" || {
+	ls -l "/proc/${DPID[$mnt]}/fd" | awk '{ print $NF }' |
+		sed 's|/[^/]*$||' | sort | uniq -c | sort -rn | head
 	fail "reading with 16 files held open: $(sort -u "$T/err" | head -n 3)"
+}
 for ((i = 0; i < 16; i++)); do
 	cmp "$src/d$i/f$i" "/dev/fd/${held[i]}" || fail "held file $i"
 	exec {held[i]}<&-
