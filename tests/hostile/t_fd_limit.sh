@@ -14,19 +14,27 @@
 command -v prlimit >/dev/null || skip "prlimit missing (Debian: util-linux)"
 
 NFILES=600 LIMIT=128
-[ "$VG" = 1 ] && NFILES=250 LIMIT=160	# valgrind keeps descriptors too
+[ "$VG" = 1 ] && NFILES=300 LIMIT=256	# valgrind keeps descriptors too
 src=$T/src mnt=$T/mnt cache=$T/cache
 for ((i = 0; i < NFILES; i++)); do
 	mkfile "$src/d$((i % 20))/f$i" $((4096 + i))
 done
 settle
 
-# The soft limit goes up to the hard one.
+# The soft limit goes up to the hard one.  (valgrind applies a client's
+# setrlimit() to its own bookkeeping only: it starts with both equal.)
 CFS_WRAP="prlimit --nofile=64:$LIMIT --"
+[ "$VG" = 1 ] && CFS_WRAP="prlimit --nofile=$LIMIT:$LIMIT --"
 cfs_mount "$src" "$mnt" "$cache"
-soft=$(awk '/^Max open files/ { print $4 }' "/proc/${DPID[$mnt]}/limits")
-[ "$soft" = "$LIMIT" ] || fail "soft RLIMIT_NOFILE stayed at $soft (hard $LIMIT)"
-ok "soft RLIMIT_NOFILE raised to the hard limit ($LIMIT)"
+if [ "$VG" = 1 ]; then
+	# valgrind emulates setrlimit and keeps descriptors of its own.
+	say "under valgrind: the daemon's own limits are valgrind's to show"
+else
+	soft=$(awk '/^Max open files/ { print $4 }' "/proc/${DPID[$mnt]}/limits")
+	[ "$soft" = "$LIMIT" ] ||
+		fail "soft RLIMIT_NOFILE stayed at $soft (hard $LIMIT)"
+	ok "soft RLIMIT_NOFILE raised to the hard limit ($LIMIT)"
+fi
 
 tm find "$mnt" -type f -exec cat {} + >/dev/null 2>"$T/err" ||
 	fail "reading $NFILES files under a limit of $LIMIT: $(sort -u "$T/err" | head -n 3)"
