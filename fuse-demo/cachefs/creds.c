@@ -5,9 +5,10 @@
  * A daemon run by root (often with allow_other) would otherwise create
  * every file as root and open anything for anyone.  Two layers, as
  * mergerfs does it:
- *  - the mount always has default_permissions (options.c): the kernel
- *    checks every access against the modes and owners the source reports,
- *    with the caller's own credentials, before we see the request;
+ *  - with allow_other the mount has default_permissions (options.c): the
+ *    kernel checks every access against the modes and owners the source
+ *    reports, with the caller's own credentials, before we see the
+ *    request (without allow_other, only the daemon's user gets in);
  *  - every system call that names, makes, changes or opens a source file
  *    runs with the caller's fsuid, fsgid and supplementary groups, set on
  *    this thread only (setfsuid/setfsgid and the raw setgroups system

@@ -14,7 +14,8 @@
 
 #include "cachefs.h"
 
-#define KC_MOUNT_DEFAULTS	"default_permissions,nosuid,nodev"
+#define KC_MOUNT_DEFAULTS	"nosuid,nodev"
+#define KC_KEY_ALLOW_OTHER	1
 
 #ifndef KMIRROR_VERSION
 #define KMIRROR_VERSION "unknown"
@@ -27,6 +28,7 @@ struct kc_raw {
 	char	*limit[KC_NLIM];
 	char	*source;
 	int	nonopts;
+	int	allow_other;
 	int	bad;
 };
 
@@ -46,6 +48,7 @@ static const struct fuse_opt kc_opts[] = {
 	KC_OPT("brun=%s", limit[KC_BRUN]),
 	KC_OPT("bcull=%s", limit[KC_BCULL]),
 	KC_OPT("bstop=%s", limit[KC_BSTOP]),
+	FUSE_OPT_KEY("allow_other", KC_KEY_ALLOW_OTHER),
 	FUSE_OPT_END
 };
 
@@ -61,8 +64,10 @@ static int kc_opt_proc(void *data, const char *arg, int key,
 	struct kc_raw *raw = data;
 
 	(void)outargs;
+	if (key == KC_KEY_ALLOW_OTHER)
+		raw->allow_other = 1;
 	if (key != FUSE_OPT_KEY_NONOPT)
-		return 1;
+		return 1;		/* libfuse's */
 	switch (raw->nonopts++) {
 	case 0:
 		raw->source = strdup(arg);
@@ -322,12 +327,15 @@ int kc_parse_args(struct fuse_args *args, struct kc_config *cfg,
 	kc_config_defaults(cfg);
 	memset(opts, 0, sizeof(*opts));
 	/*
-	 * The kernel checks permissions (creds.c); no setuid programs or
-	 * device nodes unless the user's own "suid" or "dev", which come
-	 * later and so win, ask for them.
+	 * No setuid programs or device nodes unless the user's own "suid"
+	 * or "dev", which come later and so win, ask for them.  With
+	 * allow_other, the kernel checks every caller's permissions
+	 * (creds.c); without it only the daemon's own user gets in.
 	 */
 	if (fuse_opt_parse(args, &raw, kc_opts, kc_opt_proc) || raw.bad ||
 	    fuse_opt_insert_arg(args, 1, "-o" KC_MOUNT_DEFAULTS) ||
+	    (raw.allow_other &&
+	     fuse_opt_insert_arg(args, 1, "-odefault_permissions")) ||
 	    fuse_parse_cmdline(args, opts)) {
 		ret = -1;
 	} else if (opts->show_help) {
