@@ -349,7 +349,6 @@ bool kc_fd_wait(struct kc_fs *fs, int *tries)
 	(*tries)++;
 	kc_cull_kick(fs);
 	usleep(KC_FD_WAIT_US);
-	errno = EMFILE;
 	return true;
 }
 
