@@ -17,7 +17,7 @@
 # through ccache (KMIRROR_CCACHE_DIR, default ~/.cache/kmirror-ccache) so a
 # warm rebuild takes a minute, not four.  Prints the bzImage path last.
 # KMIRROR_KERNEL_TREE builds that tree instead (a developer's git tree of
-# the series; put it at OUT/src/linux-6.1-kmirror so that ccache hits).
+# the series), where it is.
 set -eu
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 flavour=$2
@@ -32,10 +32,32 @@ patched-modules) tree=patched cc=gcc ;;
 *) echo "kbuild: unknown flavour '$flavour'" >&2; exit 2 ;;
 esac
 
+# Every tree is built from one path, OUT/k/src: it is moved there for the
+# build and back afterwards.  The stock and the patched tree then compile
+# with the very same arguments (-I, -fmacro-prefix-map, the file names),
+# so that ccache serves every file the series does not change from the
+# stock build (its preprocessor mode: the configs differ only in options
+# those files do not use).  A tree left there by a killed build goes home
+# first.
+at=$out/k/src
+home_again() {
+	if [ -d "$at" ] && [ -f "$out/k/home" ]; then
+		mv "$at" "$(cat "$out/k/home")"
+		rm -f "$out/k/home"
+	fi
+}
+mkdir -p "$out/k"
+home_again
 if [ -n "${KMIRROR_KERNEL_TREE:-}" ]; then
 	src=$KMIRROR_KERNEL_TREE
 else
 	src=$("$here/ktree.sh" "$out" "$tree")
+	[ ! -e "$at" ] || { echo "kbuild: $at is in the way" >&2; exit 1; }
+	printf '%s' "$src" >"$out/k/home"
+	mv "$src" "$at"
+	trap home_again EXIT
+	trap 'exit 130' INT TERM HUP
+	src=$at
 fi
 obj=$out/kbuild/$flavour
 mkdir -p "$obj"
