@@ -1,21 +1,87 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Argument helpers shared by the kmirror subcommands. */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
+/*
+ * Print "error: " and the message on one line of stderr.  Messages echo
+ * what the user gave (keys, names, paths): its control characters go out
+ * as \xNN, never to the terminal, and a message is cut at
+ * KM_MESSAGE_MAX bytes.
+ */
+static void km_verror(const char *fmt, va_list ap)
+{
+	char msg[KM_MESSAGE_MAX + 1];
+	const char *p;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fputs("error: ", stderr);
+	for (p = msg; *p; p++)
+		km_put_char(stderr, *p);
+	fputc('\n', stderr);
+}
+
 int km_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	km_verror(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return KM_EXIT_USAGE;
+}
+
+int km_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	km_verror(fmt, ap);
+	va_end(ap);
+	return KM_EXIT_FAIL;
+}
+
+void km_put_char(FILE *f, char c)
+{
+	if ((unsigned char)c < 0x20 || c == 0x7f)
+		fprintf(f, "\\x%02x", (unsigned char)c);
+	else
+		fputc(c, f);
+}
+
+/*
+ * Read one line of @in into @buf (@size bytes, NUL-terminated, without
+ * its newline or a final '\r').  1: a line; 0: end of input; -E2BIG: the
+ * line does not fit (reading stops there, so /dev/zero cannot grow us);
+ * -EILSEQ: it holds a NUL byte, which would cut it short unseen; -EIO:
+ * a read error.
+ */
+int km_read_line(FILE *in, char *buf, size_t size, size_t *len)
+{
+	size_t n = 0;
+	bool nul = false;
+	int c;
+
+	while ((c = getc(in)) != EOF && c != '\n') {
+		if (n + 1 >= size)
+			return -E2BIG;
+		nul |= !c;
+		buf[n++] = (char)c;
+	}
+	if (ferror(in))
+		return -EIO;
+	if (c == EOF && !n)
+		return 0;
+	if (n && buf[n - 1] == '\r')
+		n--;
+	buf[n] = '\0';
+	*len = n;
+	return nul ? -EILSEQ : 1;
 }
 
 int km_is_help(const char *arg)

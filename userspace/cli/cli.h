@@ -21,8 +21,23 @@ struct km_command {
 	int (*run)(int argc, char **argv);
 };
 
-/* Print "error: ..." on stderr and return KM_EXIT_USAGE. */
+/* Bounds of what the CLI reads (docs/cli.md, "Bounds"). */
+#define KM_MESSAGE_MAX	1024		/* bytes of an error message */
+#define KM_LINE_MAX	1024		/* bytes of a stdin key line */
+#define KM_STATS_MAX	(1 << 20)	/* bytes of DIR/kmirror-stats */
+
+/*
+ * Print "error: ..." on stderr (control characters as \xNN) and return
+ * KM_EXIT_USAGE (bad input), or KM_EXIT_FAIL for km_fail().
+ */
 int km_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int km_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Put @c on @f, a control character as \xNN. */
+void km_put_char(FILE *f, char c);
+
+/* One bounded line of @in: 1, 0 at end, -E2BIG, -EILSEQ (NUL), -EIO. */
+int km_read_line(FILE *in, char *buf, size_t size, size_t *len);
 
 /* True if @arg is -h or --help. */
 int km_is_help(const char *arg);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* kmirror cache ls DIR [--json], kmirror cache stats DIR (put: cmd_cache_put.c) */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "kmirror/cache.h"
@@ -25,12 +27,8 @@ static const char km_cache_ls_usage[] =
 /* Text mode: a name as is, but control characters as \xNN. */
 static void km_put_text(const char *s)
 {
-	for (; *s; s++) {
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			printf("\\x%02x", (unsigned char)*s);
-		else
-			putchar(*s);
-	}
+	for (; *s; s++)
+		km_put_char(stdout, *s);
 }
 
 /* Length of the valid UTF-8 sequence at @s, or 0 if it is not one. */
@@ -182,38 +180,65 @@ static const char km_cache_stats_usage[] =
 	"while anything changes and once more at unmount (then \"mounted: 0\").\n"
 	"One \"name: value\" line each: hits, misses, bytes_from_cache,\n"
 	"bytes_from_source, invalidations, culls, nospace, objects, cache_bytes\n"
-	"and more (see kmirror-cachefs(1)).\n"
-	"Exit status 2: DIR is missing or has no statistics file.\n";
+	"and more (see kmirror-cachefs(1)).  The file is read only if it is a\n"
+	"regular file (no symlink is followed) of at most 1 MiB; control\n"
+	"characters in it are shown as \\xNN.\n"
+	"Exit status 2: DIR is missing or has no such statistics file.\n";
 
-/* Copy @path to stdout; the one-line error if it cannot be read. */
-static int km_cat(const char *dir, const char *path)
+/* Why DIR/kmirror-stats is refused (@err: the errno that says it). */
+static int km_stats_refused(const char *dir, int err)
 {
-	char buf[4096];
-	size_t n;
-	FILE *f = fopen(path, "r");
-
-	if (!f && errno == ENOENT)
+	if (err == ENOENT)
 		return km_error("no statistics in '%s' (no kmirror-stats: it is "
 				"not a kmirror-cachefs cache, or was never mounted)",
 				dir);
-	if (!f)
-		return km_error("cannot read '%s': %s", path, strerror(errno));
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, stdout);
-	if (ferror(f)) {
-		fclose(f);
-		return km_error("cannot read '%s'", path);
+	if (err == ELOOP)
+		return km_error("'%s/kmirror-stats' is a symbolic link: not "
+				"followed", dir);
+	return km_error("cannot read '%s/kmirror-stats': %s", dir,
+			strerror(err));
+}
+
+/*
+ * Print DIR/kmirror-stats: opened relative to DIR without following a
+ * symlink or waiting on a FIFO, a regular file of at most KM_STATS_MAX
+ * bytes, its control characters (but newlines) shown as \xNN.
+ */
+static int km_stats_print(const char *dir, int dfd)
+{
+	static char buf[KM_STATS_MAX + 1];
+	int fd = openat(dfd, "kmirror-stats",
+			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	ssize_t n;
+	size_t i;
+
+	if (fd < 0)
+		return km_stats_refused(dir, errno);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return km_error("'%s/kmirror-stats' is not a regular file", dir);
 	}
-	fclose(f);
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return km_stats_refused(dir, errno);
+	if (n > KM_STATS_MAX)
+		return km_error("'%s/kmirror-stats' is larger than %d bytes: not "
+				"kmirror-cachefs statistics", dir, KM_STATS_MAX);
+	for (i = 0; i < (size_t)n; i++) {
+		if (buf[i] == '\n')
+			putchar('\n');
+		else
+			km_put_char(stdout, buf[i]);
+	}
 	return KM_EXIT_OK;
 }
 
 static int km_cache_stats(int argc, char **argv)
 {
 	const char *dir = NULL;
-	char path[4096];
-	struct stat st;
-	int i;
+	int i, dfd, ret;
 
 	for (i = 1; i < argc; i++) {
 		if (km_is_help(argv[i])) {
@@ -228,16 +253,13 @@ static int km_cache_stats(int argc, char **argv)
 	}
 	if (!dir)
 		return km_error("no cache directory given (see --help)");
-	if (stat(dir, &st))
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
 		return km_error("cannot open cache '%s': %s", dir,
 				strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return km_error("cannot open cache '%s': %s", dir,
-				strerror(ENOTDIR));
-	if ((size_t)snprintf(path, sizeof(path), "%s/kmirror-stats", dir) >=
-	    sizeof(path))
-		return km_error("cache path too long");
-	return km_cat(dir, path);
+	ret = km_stats_print(dir, dfd);
+	close(dfd);
+	return ret;
 }
 
 static const struct km_command km_cache_cmds[] = {
