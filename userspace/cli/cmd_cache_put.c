@@ -62,6 +62,8 @@ static int km_put_args(int argc, char **argv, struct km_put *p)
 	p->dir = pos[0];
 	p->vkey = pos[1];
 	p->file = pos[3];
+	if (!*p->vkey)
+		return km_error("empty volume key (a netfs names its volume)");
 	p->klen = km_parse_hex(pos[2], p->key, sizeof(p->key) - 1);
 	if (p->klen <= 0)
 		return km_error("'%s' is not a cookie key (1 to 255 bytes of hex)",
@@ -69,28 +71,33 @@ static int km_put_args(int argc, char **argv, struct km_put *p)
 	return KM_EXIT_OK;
 }
 
-/* Copy @fd into the cookie's object; 0 or a negative errno. */
-static int km_put_data(struct fscache_cookie *c, int fd)
+/* Copy @size bytes of @fd into the cookie's object; 0 or -errno. */
+static int km_put_data(struct fscache_cookie *c, int fd, int64_t size)
 {
 	struct fscache_cache_resources cres;
 	static char buf[1 << 16];
 	int64_t pos = 0;
+	size_t want;
 	ssize_t n, w;
 	int ret;
 
 	ret = fscache_begin_write_operation(&cres, c);
 	if (ret)
 		return ret;
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
-		w = fscache_write(&cres, pos, buf, n);
-		if (w != n) {
-			ret = w < 0 ? (int)w : -EIO;
+	/* The size fstat() gave, no more: a file growing meanwhile is cut. */
+	while (!ret && pos < size) {
+		want = size - pos < (int64_t)sizeof(buf) ? (size_t)(size - pos) :
+							   sizeof(buf);
+		n = read(fd, buf, want);
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;	/* shrank: not FILE */
 			break;
 		}
+		w = fscache_write(&cres, pos, buf, n);
+		if (w != n)
+			ret = w < 0 ? (int)w : -EIO;
 		pos += n;
 	}
-	if (n < 0)
-		ret = -errno;
 	fscache_end_operation(&cres);
 	return ret;
 }
@@ -162,7 +169,7 @@ static int km_put_object(struct fscache_volume *v, const struct km_put *p,
 		return ret;
 	if (!ret) {
 		fscache_invalidate(c, aux, size, 0);
-		ret = km_put_data(c, fd);
+		ret = km_put_data(c, fd, size);
 	}
 	fscache_unuse_cookie(c, aux, &size);
 	fscache_relinquish_cookie(c, ret != 0);
@@ -191,11 +198,9 @@ static int km_put(const struct km_put *p, int fd, int64_t size)
 	ret = km_put_object(v, p, fd, size);
 	fscache_relinquish_volume(v, NULL, false);
 	fscache_cache_close(cache);
-	if (ret) {
-		fprintf(stderr, "error: cannot store '%s' in '%s': %s\n",
-			p->file, p->dir, strerror(-ret));
-		return KM_EXIT_FAIL;
-	}
+	if (ret)
+		return km_fail("cannot store '%s' in '%s': %s", p->file, p->dir,
+			       strerror(-ret));
 	return KM_EXIT_OK;
 }
 
@@ -212,7 +217,8 @@ int km_cache_put(int argc, char **argv)
 	ret = km_put_args(argc, argv, &p);
 	if (ret)
 		return ret;
-	fd = open(p.file, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must not hang us before fstat() says what it is. */
+	fd = open(p.file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st)) {
 		ret = km_error("cannot read '%s': %s", p.file, strerror(errno));
 		if (fd >= 0)

@@ -58,6 +58,8 @@ static int km_cookie_path(int argc, char **argv)
 	}
 	if (argc != 3)
 		return km_error("expected VOLUME_KEY and HEX (see --help)");
+	if (!*argv[1])
+		return km_error("empty volume key (a netfs names its volume)");
 	len = km_parse_hex(argv[2], key, sizeof(key));
 	if (len < 0)
 		return km_error("malformed hex key '%s'", argv[2]);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* kmirror key cook [HEX...] | kmirror key uncook NAME... */
-#include <stdlib.h>
+#include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "cli.h"
@@ -15,29 +16,42 @@ static int km_cook_one(const char *hex)
 
 	len = km_parse_hex(hex, key, sizeof(key));
 	if (len < 0)
-		return km_error("malformed hex key '%s'", hex);
+		return km_error("malformed hex key '%s' (pairs of hex digits, at most %d bytes)",
+				hex, KMC_KEY_MAX);
 	ret = kmc_cook_key(key, (unsigned int)len, name, sizeof(name));
 	if (ret < 0)
 		return km_error("key of %ld bytes is too long (cachefiles takes at most %d)",
 				len, KMC_KEY_MAX);
+	/* cachefiles could not make the file: lookup_one_len() refuses it. */
+	if (strlen(name) > NAME_MAX)
+		return km_error("key of %ld bytes cooks to a name of %zu bytes, longer than a file name may be (%d): cachefiles cannot store it",
+				len, strlen(name), NAME_MAX);
 	puts(name);
 	return KM_EXIT_OK;
 }
 
+/* One hex key per line of stdin, each at most KM_LINE_MAX - 1 bytes. */
 static int km_cook_stdin(void)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int ret = KM_EXIT_OK;
+	char line[KM_LINE_MAX];
+	unsigned long n = 0;
+	size_t len;
+	int ret;
 
-	while (ret == KM_EXIT_OK && (n = getline(&line, &cap, stdin)) >= 0) {
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
+	while ((ret = km_read_line(stdin, line, sizeof(line), &len)) > 0) {
+		n++;
 		ret = km_cook_one(line);
+		if (ret)
+			return ret;
 	}
-	free(line);
-	return ret;
+	if (ret == -E2BIG)
+		return km_error("line %lu: longer than %d bytes", n + 1,
+				KM_LINE_MAX - 1);
+	if (ret == -EILSEQ)
+		return km_error("line %lu: a NUL byte in the key", n + 1);
+	if (ret < 0)
+		return km_error("reading stdin: %s", strerror(-ret));
+	return KM_EXIT_OK;
 }
 
 static int km_key_cook(int argc, char **argv)

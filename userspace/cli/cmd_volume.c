@@ -24,6 +24,8 @@ static int km_volume_hash(int argc, char **argv)
 	if (argc < 2)
 		return km_error("no volume key given (see --help)");
 	for (i = 1; i < argc; i++) {
+		if (!*argv[i])
+			return km_error("empty volume key (a netfs names its volume)");
 		ret = kmc_volume_hash(argv[i], strlen(argv[i]), &hash);
 		if (ret < 0)
 			return km_error("volume key of %zu bytes is too long (fscache takes at most %d)",

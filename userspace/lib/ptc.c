@@ -642,18 +642,20 @@ int kmirror_ptc_replay_buf(struct kmirror_ptc *ptc, const char *buf,
 
 /*
  * Read one line of at most KMIRROR_PTC_LINE_MAX bytes into @buf (which
- * has room for one more, to tell a line that is too long).  Its length,
- * or -1 at end of file.
+ * has room for one more, to tell a line that is too long: reading stops
+ * there, so an endless line such as /dev/zero's ends the replay).  Its
+ * length, or -1 at end of file.
  */
 static long ptc_read_line(FILE *in, char *buf)
 {
 	long n = 0;
 	int c;
 
-	while ((c = getc_unlocked(in)) != EOF && c != '\n') {
-		if (n <= KMIRROR_PTC_LINE_MAX)
-			buf[n++] = (char)c;
-	}
+	while (n <= KMIRROR_PTC_LINE_MAX &&
+	       (c = getc_unlocked(in)) != EOF && c != '\n')
+		buf[n++] = (char)c;
+	if (n > KMIRROR_PTC_LINE_MAX)
+		return n;
 	if (c == EOF && !n)
 		return -1;
 	return n;
