@@ -33,3 +33,8 @@ fi
 KMIRROR_KERNEL_OUT=$out "$here/build-guest-progs.sh" "$out/guest-progs" \
 	"$("$here/ktree.sh" "$out" stock)"
 "$here/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$out/guest-progs"
+# Probe KVM once now, before the QEMU tests run side by side.
+if [ -f "$out/patched-gcc.bzImage" ]; then
+	"$here/qemu-accel.sh" "$out/patched-gcc.bzImage" \
+		"$out/initramfs.cpio.gz" >/dev/null
+fi

@@ -7,7 +7,8 @@
 # else "tcg".  KVM hangs at boot on some hosts (and -cpu host aborts on
 # MSR 0x10a); TCG boots the minimal kernel in seconds, so a hang costs one
 # probe.  The answer is kept in $KMIRROR_ACCEL_CACHE (default beside
-# INITRD) so that a test run probes once.
+# INITRD) so that a test run probes once (build-kernels.sh probes right
+# after the build, before the guests run side by side).
 set -eu
 kernel=$1 initrd=$2
 cache=${KMIRROR_ACCEL_CACHE:-$(dirname "$initrd")/qemu-accel}
@@ -27,5 +28,7 @@ if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	fi
 	echo "qemu-accel: KVM probe: $accel (console in $log)" >&2
 fi
-echo "$accel" >"$cache"
+# Atomically: guests started side by side may read it meanwhile.
+echo "$accel" >"$cache.$$"
+mv "$cache.$$" "$cache"
 echo "$accel"
