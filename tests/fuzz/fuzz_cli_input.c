@@ -1,70 +1,80 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer target: the kmirror CLI's own input readers, on any bytes.
- * The input is read as `kmirror key cook` reads stdin (km_read_line(),
- * through fmemopen); each line goes through the hex parsers and, as a
- * key, through the core's cooking with the CLI's NAME_MAX rule; every
- * byte goes through the message escaper.  Invariants: a line never
- * holds a NUL nor exceeds its buffer, reading never runs past the input,
- * a parsed key prints back as the hex it came from, a cooked name the CLI
- * would print is at most NAME_MAX, escaped output holds no control
- * character.
+ * libFuzzer target: the kmirror CLI's stdin and hex readers, on any
+ * bytes.  The input is read as `kmirror key cook` reads stdin
+ * (km_read_line(), through fmemopen); each line goes through the hex
+ * parsers and the cookie key check key cook applies; every byte goes
+ * through the escapers.  Invariants: a line never holds a NUL nor
+ * exceeds its buffer, reading never runs past the input; a parsed key
+ * prints back as the hex it came from; a key is taken exactly when it is
+ * 1 to 252 bytes of hex whose cooked name has at most NAME_MAX bytes,
+ * else refused with one clean error line; escaped output is printable
+ * UTF-8 only.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 
-#include "cli.h"
-#include "fuzz_common.h"
+#include "fuzz_cli.h"
 #include "kmc_key.h"
 
-/* Lowercase hex of @buf, as km_print_hex() prints it, equals @hex? */
-static int same_hex(const uint8_t *buf, long len, const char *hex)
+/* What km_parse_cookie_key() must decide, worked out apart from it. */
+static bool key_ok(const char *line)
 {
-	long i;
+	uint8_t key[KMC_KEY_MAX];
+	char name[KMC_COOKED_MAX + 1];
+	size_t n = strlen(line);
 
-	for (i = 0; i < 2 * len; i++) {
-		char want = "0123456789abcdef"[(buf[i / 2] >> (i % 2 ? 0 : 4)) &
-					      15];
-
-		if (tolower((unsigned char)hex[i]) != want)
-			return 0;
-	}
-	return hex[2 * len] == '\0';
+	if (!n || n % 2 || n / 2 > KMC_KEY_MAX ||
+	    km_parse_hex(line, key, sizeof(key)) != (long)(n / 2))
+		return false;
+	return kmc_cook_key(key, n / 2, name, sizeof(name)) > 0 &&
+	       strlen(name) <= NAME_MAX;
 }
 
 static void check_key(const char *line)
 {
-	uint8_t key[KMC_KEY_MAX + 1];
+	uint8_t key[KMC_KEY_MAX];
 	char name[KMC_COOKED_MAX + 1];
-	long len = km_parse_hex(line, key, sizeof(key));
+	struct fz_errors e;
+	size_t len;
+	long n = km_parse_hex(line, key, sizeof(key));
 	uint32_t v;
+	int ret;
 
-	if (len >= 0) {
-		CHECK(len <= (long)sizeof(key), "parsed %ld bytes", len);
-		CHECK(same_hex(key, len, line), "hex round trip of '%s'", line);
-		if (len && kmc_cook_key(key, (unsigned int)len, name,
-					sizeof(name)) >= 0)
-			CHECK(strlen(name) <= KMC_COOKED_MAX, "name of %zu",
-			      strlen(name));
-	}
+	CHECK(n == -EINVAL || n == -E2BIG || (n >= 0 && n <= KMC_KEY_MAX),
+	      "parse_hex %ld", n);
+	if (n >= 0)
+		CHECK(fz_same_hex(key, (size_t)n, line), "hex round trip of '%s'",
+		      line);
+	fz_errors_begin(&e);
+	ret = km_parse_cookie_key("line 1: ", line, key, &len, name,
+				  sizeof(name));
+	fz_errors_end(&e, ret);
+	CHECK((ret == KM_EXIT_OK) == key_ok(line), "'%s' %s", line,
+	      ret ? "refused" : "taken");
+	if (ret == KM_EXIT_OK)
+		CHECK(strlen(name) <= NAME_MAX && fz_same_hex(key, len, line),
+		      "key '%s' taken as %zu bytes, name of %zu", line, len,
+		      strlen(name));
 	if (!km_parse_u32_hex(line, &v))
 		CHECK(strlen(line) <= 10, "u32 from '%s'", line);
 }
 
+/* Escaped output of @data (@size bytes) is printable UTF-8 only. */
 static void check_escape(const uint8_t *data, size_t size)
 {
 	char *text = NULL;
-	size_t len = 0, i;
+	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	for (i = 0; i < size; i++)
-		km_put_char(f, (char)data[i]);
+	km_put_text(f, (const char *)data, size);
 	fclose(f);
-	for (i = 0; i < len; i++)
-		CHECK((unsigned char)text[i] >= 0x20 && text[i] != 0x7f,
-		      "control character 0x%02x escaped out",
-		      (unsigned char)text[i]);
+	fz_check_text(text, len, false);
+	free(text);
+	f = open_memstream(&text, &len);
+	km_put_text_with(f, (const char *)data, size, '\n', "\n");
+	fclose(f);
+	fz_check_text(text, len, true);
 	free(text);
 }
 

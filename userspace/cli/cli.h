@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Shared by the kmirror subcommands: argument parsing helpers and the exit
- * code convention.
+ * Shared by the kmirror subcommands: the exit code convention, the bounds
+ * of every input, and the helpers that read, check and echo input.
  */
 #ifndef KMIRROR_CLI_H
 #define KMIRROR_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,36 +22,74 @@ struct km_command {
 	int (*run)(int argc, char **argv);
 };
 
-/* Bounds of what the CLI reads (docs/cli.md, "Bounds"). */
+/*
+ * Bounds of what the CLI reads (docs/cli.md, "Bounds"); a key's own
+ * bounds are fscache's and cachefiles' (core/kmc_key.h, kmc_volume.h).
+ */
 #define KM_MESSAGE_MAX	1024		/* bytes of an error message */
-#define KM_LINE_MAX	1024		/* bytes of a stdin key line */
+#define KM_LINE_MAX	1024		/* bytes of a stdin key line + NUL */
 #define KM_STATS_MAX	(1 << 20)	/* bytes of DIR/kmirror-stats */
+#define KM_HASH_MAX	1021		/* bytes of a `hash` key */
+#define KM_AUX_MAX	255		/* bytes of --aux data */
+#define KM_CEPH_ARG_MAX	4095		/* a ceph SOURCE, all its -o joined */
+#define KM_PTC_MEM_MAX	(256UL << 20)	/* page counters of a replay */
+
+/* cli_text.c: everything echoed of the user's input goes through these. */
 
 /*
- * Print "error: ..." on stderr (control characters as \xNN) and return
- * KM_EXIT_USAGE (bad input), or KM_EXIT_FAIL for km_fail().
+ * Print "error: ..." on one line of stderr, escaped as km_put_text()
+ * does; return KM_EXIT_USAGE (bad input), or KM_EXIT_FAIL for km_fail().
  */
 int km_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int km_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define km_fail(...)	(km_error(__VA_ARGS__), KM_EXIT_FAIL)
 
-/* Put @c on @f, a control character as \xNN. */
-void km_put_char(FILE *f, char c);
+/* Send error messages to @f instead of stderr (NULL: stderr); for tests. */
+void km_set_error_stream(FILE *f);
+
+/* Put @len bytes of @s on @f: printable UTF-8 as is, other bytes as \xNN. */
+void km_put_text(FILE *f, const char *s, size_t len);
+void km_put_str(FILE *f, const char *s);
+/* The same, but every @c goes out as @as. */
+void km_put_text_with(FILE *f, const char *buf, size_t len, char c,
+		      const char *as);
+
+/* Valid UTF-8 sequence at @s: its length and code point; 0 if invalid. */
+size_t km_utf8_len(const unsigned char *s, size_t len, uint32_t *cp);
+bool km_is_control(uint32_t cp);
+
+/* cli_input.c: bounded readers. */
 
 /* One bounded line of @in: 1, 0 at end, -E2BIG, -EILSEQ (NUL), -EIO. */
 int km_read_line(FILE *in, char *buf, size_t size, size_t *len);
 
-/* True if @arg is -h or --help. */
-int km_is_help(const char *arg);
+/* A regular file of at most @size bytes under @dfd, never a symlink. */
+int km_read_file_at(int dfd, const char *name, char *buf, size_t size,
+		    size_t *len);
+
+/* cli_keys.c: hex and keys. */
 
 /*
  * Decode the hex string @hex into @buf (at most @size bytes).  Returns the
- * byte count or -1 (odd length, non-hex digit, too long); "" is zero bytes.
+ * byte count, -EINVAL (odd length, non-hex digit) or -E2BIG (too long);
+ * "" is zero bytes.
  */
 long km_parse_hex(const char *hex, uint8_t *buf, size_t size);
 void km_print_hex(FILE *f, const uint8_t *buf, size_t len);
 
 /* Parse a 32-bit number given in hex (1 to 8 digits, optional 0x). */
 int km_parse_u32_hex(const char *s, uint32_t *out);
+
+/* A cookie key, checked and cooked: KM_EXIT_OK or KM_EXIT_USAGE. */
+int km_parse_cookie_key(const char *where, const char *hex, uint8_t *key,
+			size_t *len, char *name, size_t size);
+
+/* A volume key (@dir: one naming a cachefiles directory), as above. */
+int km_check_volume_key(const char *vkey, bool dir);
+
+/* cli.c */
+
+/* True if @arg is -h or --help. */
+int km_is_help(const char *arg);
 
 /*
  * Run @cmds[i].run for the subcommand named in argv[1]; print the table on

@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -15,66 +14,42 @@ static const char km_cache_ls_usage[] =
 	"List every data object of the cachefiles-layout cache rooted at DIR (the\n"
 	"directory that holds cache/ and graveyard/), in name order.\n"
 	"Text: one line per object: volume key, cookie key (hex), object size,\n"
-	"path relative to DIR (control characters in names shown as \\xNN).\n"
+	"path relative to DIR (control characters and bytes that are not UTF-8\n"
+	"shown as \\xNN).\n"
 	"Keys come from the object names: S and T names give whole 32-bit words.\n"
 	"--json: one JSON object per line with volume, key (hex), object_size,\n"
-	"zero_point, type, content, aux (hex) and path; bytes of names that are\n"
-	"not UTF-8 come out as \\udcNN (Python's surrogateescape).\n"
+	"zero_point, type, content, aux (hex) and path; control characters as\n"
+	"\\u00NN, bytes of names that are not UTF-8 as \\udcNN (Python's\n"
+	"surrogateescape).  No symlink is followed and no FIFO or device opened.\n"
 	"Damaged objects and entries with no place in the layout are reported on\n"
 	"stderr as \"error: PATH: why\"; the others are still listed, and the exit\n"
 	"status is then 1.  Exit status 2: DIR is missing or not a cache.\n";
 
-/* Text mode: a name as is, but control characters as \xNN. */
-static void km_put_text(const char *s)
-{
-	for (; *s; s++)
-		km_put_char(stdout, *s);
-}
-
-/* Length of the valid UTF-8 sequence at @s, or 0 if it is not one. */
-static size_t km_utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
-
-/* A JSON string literal of the NUL-terminated bytes @s. */
+/*
+ * A JSON string literal of the NUL-terminated bytes @str: control
+ * characters (C1 too, which terminals may obey) as \u00NN, bytes of no
+ * valid UTF-8 sequence as \udcNN (Python's surrogateescape).
+ */
 static void km_put_json_str(const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t n;
+	size_t left = strlen(str), n;
+	uint32_t cp;
 
 	putchar('"');
-	while (*s) {
-		n = km_utf8_len(s);
+	while (left) {
+		n = km_utf8_len(s, left, &cp);
 		if (!n)
-			printf("\\udc%02x", *s++);
+			printf("\\udc%02x", *s);
 		else if (*s == '"' || *s == '\\')
-			printf("\\%c", *s++);
-		else if (*s < 0x20)
-			printf("\\u%04x", *s++);
+			printf("\\%c", *s);
+		else if (km_is_control(cp))
+			printf("\\u%04x", (unsigned int)cp);
 		else
-			s += fwrite(s, 1, n, stdout);
+			fwrite(s, 1, n, stdout);
+		n = n ? n : 1;
+		s += n;
+		left -= n;
 	}
 	putchar('"');
 }
@@ -103,11 +78,11 @@ static void km_print_json(const struct kmirror_cache_object *o)
 
 static void km_print_text(const struct kmirror_cache_object *o)
 {
-	km_put_text(o->volume);
+	km_put_str(stdout, o->volume);
 	putchar(' ');
 	km_print_hex(stdout, o->key, o->key_len);
 	printf(" %" PRIu64 " ", o->object_size);
-	km_put_text(o->path);
+	km_put_str(stdout, o->path);
 	putchar('\n');
 }
 
@@ -128,8 +103,7 @@ static int km_cache_walk(struct kmirror_cache_scan *scan, int json)
 	while ((ret = kmirror_cache_next(scan, &o)) > 0) {
 		if (o.error) {
 			fflush(stdout);
-			fputs("error: ", stderr);
-			fprintf(stderr, "%s: %s\n", o.path, o.error_msg);
+			km_error("%s: %s", o.path, o.error_msg);
 		} else if (json) {
 			km_print_json(&o);
 		} else {
@@ -181,57 +155,47 @@ static const char km_cache_stats_usage[] =
 	"One \"name: value\" line each: hits, misses, bytes_from_cache,\n"
 	"bytes_from_source, invalidations, culls, nospace, objects, cache_bytes\n"
 	"and more (see kmirror-cachefs(1)).  The file is read only if it is a\n"
-	"regular file (no symlink is followed) of at most 1 MiB; control\n"
-	"characters in it are shown as \\xNN.\n"
+	"regular file (no symlink is followed, no FIFO waited on) of at most\n"
+	"1 MiB; control characters and bytes that are not UTF-8 in it are shown\n"
+	"as \\xNN.\n"
 	"Exit status 2: DIR is missing or has no such statistics file.\n";
 
-/* Why DIR/kmirror-stats is refused (@err: the errno that says it). */
+/* Why DIR/kmirror-stats is refused (@err: the negative errno that says it). */
 static int km_stats_refused(const char *dir, int err)
 {
-	if (err == ENOENT)
-		return km_error("no statistics in '%s' (no kmirror-stats: it is "
-				"not a kmirror-cachefs cache, or was never mounted)",
+	switch (err) {
+	case -ENOENT:
+		return km_error("no statistics in '%s' (no kmirror-stats: it is not a kmirror-cachefs cache, or was never mounted)",
 				dir);
-	if (err == ELOOP)
-		return km_error("'%s/kmirror-stats' is a symbolic link: not "
-				"followed", dir);
-	return km_error("cannot read '%s/kmirror-stats': %s", dir,
-			strerror(err));
+	case -ELOOP:
+		return km_error("'%s/kmirror-stats' is a symbolic link: not followed",
+				dir);
+	case -EINVAL:
+		return km_error("'%s/kmirror-stats' is not a regular file", dir);
+	case -EFBIG:
+		return km_error("'%s/kmirror-stats' is larger than %d bytes: not kmirror-cachefs statistics",
+				dir, KM_STATS_MAX);
+	default:
+		return km_error("cannot read '%s/kmirror-stats': %s", dir,
+				strerror(-err));
+	}
 }
 
 /*
- * Print DIR/kmirror-stats: opened relative to DIR without following a
- * symlink or waiting on a FIFO, a regular file of at most KM_STATS_MAX
- * bytes, its control characters (but newlines) shown as \xNN.
+ * Print DIR/kmirror-stats, which whoever can write DIR controls: no
+ * symlink followed, no FIFO waited on, a regular file of at most
+ * KM_STATS_MAX bytes, shown escaped.
  */
 static int km_stats_print(const char *dir, int dfd)
 {
-	static char buf[KM_STATS_MAX + 1];
-	int fd = openat(dfd, "kmirror-stats",
-			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	ssize_t n;
-	size_t i;
+	static char buf[KM_STATS_MAX];
+	size_t len;
+	int ret;
 
-	if (fd < 0)
-		return km_stats_refused(dir, errno);
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return km_error("'%s/kmirror-stats' is not a regular file", dir);
-	}
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n < 0)
-		return km_stats_refused(dir, errno);
-	if (n > KM_STATS_MAX)
-		return km_error("'%s/kmirror-stats' is larger than %d bytes: not "
-				"kmirror-cachefs statistics", dir, KM_STATS_MAX);
-	for (i = 0; i < (size_t)n; i++) {
-		if (buf[i] == '\n')
-			putchar('\n');
-		else
-			km_put_char(stdout, buf[i]);
-	}
+	ret = km_read_file_at(dfd, "kmirror-stats", buf, sizeof(buf), &len);
+	if (ret)
+		return km_stats_refused(dir, ret);
+	km_put_text_with(stdout, buf, len, '\n', "\n");
 	return KM_EXIT_OK;
 }
 

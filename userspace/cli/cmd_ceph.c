@@ -25,7 +25,8 @@ static const char km_ceph_parse_usage[] =
 	"  syntax=new|old  name=  fsid=  fs_name=  path=  mon_addr= (one line per\n"
 	"  monitor, ip:port or [ip]:port)  volume_key= (the fscache volume key,\n"
 	"  ceph,<fsid>[,<uniq>], when an fsid is known)\n"
-	"Control characters and '\\' in values are printed as \\xHH.\n"
+	"Control characters, bytes that are not UTF-8 and '\\' in values are\n"
+	"printed as \\xHH.\n"
 	"\n"
 	"Input the kernel accepts only by accident (an fsid written with stray\n"
 	"punctuation, a wrapped port, ...) is accepted with a warning on stderr;\n"
@@ -34,19 +35,10 @@ static const char km_ceph_parse_usage[] =
 /* At most this much of an offending piece of input is quoted. */
 #define KM_CEPH_QUOTE_MAX	48
 
-/* Print @len bytes of @s with control bytes and '\' as \xHH. */
+/* Print @len bytes of @s escaped, '\' as \x5c: values read back. */
 static void km_ceph_put(FILE *f, const char *s, size_t len)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (c < 0x20 || c == 0x7f || c == '\\')
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
-	}
+	km_put_text_with(f, s, len, '\\', "\\x5c");
 }
 
 /* ": 'text'" (shortened) after an error or warning, if there is text. */

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Keys as the CLI takes them: hex strings, cookie keys and volume keys,
+ * each checked against what fscache and cachefiles can hold before any
+ * command uses it, so that a refused key never touches a cache.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kmc_key.h"
+#include "kmc_volume.h"
+
+/* 0-15, or -1 (the CLI runs in the C locale: only 0-9, a-f, A-F). */
+static int km_hex_nibble(char c)
+{
+	if (!isxdigit((unsigned char)c))
+		return -1;
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+long km_parse_hex(const char *hex, uint8_t *buf, size_t size)
+{
+	size_t len = strlen(hex), i;
+
+	if (len % 2)
+		return -EINVAL;
+	for (i = 0; i < len; i++)
+		if (km_hex_nibble(hex[i]) < 0)
+			return -EINVAL;
+	if (len / 2 > size)
+		return -E2BIG;
+	for (i = 0; i < len; i += 2)
+		buf[i / 2] = (uint8_t)(km_hex_nibble(hex[i]) << 4 |
+				       km_hex_nibble(hex[i + 1]));
+	return (long)(len / 2);
+}
+
+void km_print_hex(FILE *f, const uint8_t *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		fprintf(f, "%02x", buf[i]);
+}
+
+int km_parse_u32_hex(const char *s, uint32_t *out)
+{
+	uint32_t v = 0;
+	size_t n;
+	int d;
+
+	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
+		s += 2;
+	n = strlen(s);
+	if (n < 1 || n > 8)
+		return -1;
+	for (; *s; s++) {
+		d = km_hex_nibble(*s);
+		if (d < 0)
+			return -1;
+		v = v << 4 | (uint32_t)d;
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * Parse the cookie key @hex into @key (KMC_KEY_MAX bytes), its length in
+ * *@len, and cook it into @name (@size bytes).  The key must be what
+ * fscache takes (1 to 252 bytes) and its cooked name a file name
+ * cachefiles can make (NAME_MAX bytes at most: lookup_one_len() refuses
+ * longer).  KM_EXIT_OK, or the error printed (after @where, e.g.
+ * "line 3: ") and KM_EXIT_USAGE.
+ */
+int km_parse_cookie_key(const char *where, const char *hex, uint8_t *key,
+			size_t *len, char *name, size_t size)
+{
+	long n = km_parse_hex(hex, key, KMC_KEY_MAX);
+
+	if (n == -EINVAL)
+		return km_error("%s'%s' is not a cookie key: malformed hex (pairs of hex digits)",
+				where, hex);
+	if (n == -E2BIG)
+		return km_error("%scookie key of %zu bytes is too long (cachefiles takes 1 to %d)",
+				where, strlen(hex) / 2, KMC_KEY_MAX);
+	if (!n)
+		return km_error("%sempty cookie key (fscache refuses it)", where);
+	if (kmc_cook_key(key, (unsigned int)n, name, size) < 0)
+		return km_error("%scannot cook a key of %ld bytes", where, n);
+	if (strlen(name) > NAME_MAX)
+		return km_error("%scookie key of %ld bytes cooks to a name of %zu bytes, which would exceed NAME_MAX (%d): cachefiles cannot store it",
+				where, n, strlen(name), NAME_MAX);
+	*len = (size_t)n;
+	return KM_EXIT_OK;
+}
+
+/*
+ * Check the volume key @vkey: 1 to 255 bytes as fscache takes it, and
+ * when it names a cachefiles directory (@dir), at most 254 bytes and no
+ * '/'.  KM_EXIT_OK, or the error printed and KM_EXIT_USAGE.
+ */
+int km_check_volume_key(const char *vkey, bool dir)
+{
+	size_t len = strlen(vkey);
+	int ret;
+
+	if (!len)
+		return km_error("empty volume key (a netfs names its volume)");
+	if (len > KMC_VOLUME_KEY_MAX)
+		return km_error("volume key of %zu bytes is too long (fscache takes at most %d)",
+				len, KMC_VOLUME_KEY_MAX);
+	ret = dir ? kmc_volume_key_check_cachefiles(vkey, len) : 0;
+	if (ret == -ENAMETOOLONG)
+		return km_error("volume key of %zu bytes is too long for a cachefiles directory (at most %d)",
+				len, KMC_VOLUME_KEY_CACHEFILES_MAX);
+	if (ret)
+		return km_error("volume key '%s' contains '/': cachefiles cannot name its directory",
+				vkey);
+	return KM_EXIT_OK;
+}
