@@ -4,13 +4,12 @@
  * cachefiles cache with one object, through libkmirror's fscache API.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache_put.h"
 #include "cli.h"
 #include "kmc_cookie.h"
 #include "kmc_layout.h"
@@ -28,48 +27,11 @@ static const char km_cache_put_usage[] =
 	"aux data and size (for 9p: the host inode number as 8 little-endian\n"
 	"bytes, aux the 4-byte little-endian qid.version).  An object already\n"
 	"there for the key is replaced.\n"
+	"VOLUME_KEY: 1 to 254 bytes, no '/'; HEX: 1 to 252 bytes whose cooked\n"
+	"name fits a file name; --aux: at most 255 bytes.  FILE must be a\n"
+	"regular file itself (not a symlink, FIFO or device); the size it has\n"
+	"when opened is stored, no more.\n"
 	"Exit status 1: the cache refused the object; 2: bad arguments.\n";
-
-/* What one put needs, parsed from the command line. */
-struct km_put {
-	const char *dir, *vkey, *file;
-	uint8_t key[256], aux[256];
-	long klen, auxlen;
-};
-
-static int km_put_args(int argc, char **argv, struct km_put *p)
-{
-	const char *pos[4];
-	int i, n = 0;
-
-	p->auxlen = 0;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--aux") && i + 1 < argc) {
-			p->auxlen = km_parse_hex(argv[++i], p->aux,
-						 sizeof(p->aux) - 1);
-			if (p->auxlen < 0)
-				return km_error("--aux '%s': not hex data of at most 255 bytes",
-						argv[i]);
-		} else if (n < 4 && (argv[i][0] != '-' || !argv[i][1])) {
-			pos[n++] = argv[i];
-		} else {
-			return km_error("unexpected argument '%s' (see --help)",
-					argv[i]);
-		}
-	}
-	if (n != 4)
-		return km_error("expected DIR VOLUME_KEY HEX FILE (see --help)");
-	p->dir = pos[0];
-	p->vkey = pos[1];
-	p->file = pos[3];
-	if (!*p->vkey)
-		return km_error("empty volume key (a netfs names its volume)");
-	p->klen = km_parse_hex(pos[2], p->key, sizeof(p->key) - 1);
-	if (p->klen <= 0)
-		return km_error("'%s' is not a cookie key (1 to 255 bytes of hex)",
-				pos[2]);
-	return KM_EXIT_OK;
-}
 
 /* Copy @size bytes of @fd into the cookie's object; 0 or -errno. */
 static int km_put_data(struct fscache_cookie *c, int fd, int64_t size)
@@ -190,9 +152,6 @@ static int km_put(const struct km_put *p, int fd, int64_t size)
 	if (!v) {
 		ret = errno;
 		fscache_cache_close(cache);
-		if (ret == EACCES)
-			return km_error("volume key '%s' contains '/': cachefiles cannot name its directory",
-					p->vkey);
 		return km_error("volume '%s': %s", p->vkey, strerror(ret));
 	}
 	ret = km_put_object(v, p, fd, size);
@@ -207,29 +166,19 @@ static int km_put(const struct km_put *p, int fd, int64_t size)
 int km_cache_put(int argc, char **argv)
 {
 	struct km_put p;
-	struct stat st;
-	int fd, ret;
+	int64_t size = 0;
+	int fd = -1, ret;
 
 	if (argc >= 2 && km_is_help(argv[1])) {
 		fputs(km_cache_put_usage, stdout);
 		return KM_EXIT_OK;
 	}
-	ret = km_put_args(argc, argv, &p);
+	ret = km_put_parse(argc, argv, &p);
+	if (!ret)
+		ret = km_put_open(p.file, &fd, &size);
 	if (ret)
 		return ret;
-	/* O_NONBLOCK: a FIFO must not hang us before fstat() says what it is. */
-	fd = open(p.file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		ret = km_error("cannot read '%s': %s", p.file, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return ret;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return km_error("'%s' is not a regular file", p.file);
-	}
-	ret = km_put(&p, fd, st.st_size);
+	ret = km_put(&p, fd, size);
 	close(fd);
 	return ret;
 }

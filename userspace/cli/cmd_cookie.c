@@ -13,44 +13,30 @@ static const char km_cookie_path_usage[] =
 	"Print where cachefiles keeps the data object of the cookie with the\n"
 	"hex index key HEX in volume VOLUME_KEY, relative to the cache root:\n"
 	"cache/I<volume>/@xx/<cooked key>, xx being the low byte of the cookie\n"
-	"hash (salted with the volume hash).\n";
-
-/* Why the volume key cannot name a cachefiles directory. */
-static int km_volume_key_error(const char *vkey, int err)
-{
-	if (err == -ENAMETOOLONG)
-		return km_error("volume key of %zu bytes is too long for a cachefiles directory (at most %d)",
-				strlen(vkey), KMC_VOLUME_KEY_DIR_MAX);
-	return km_error("volume key '%s' contains '/': cachefiles cannot name its directory",
-			vkey);
-}
+	"hash (salted with the volume key's hash).  VOLUME_KEY: 1 to 254 bytes,\n"
+	"no '/'; HEX: 1 to 252 bytes whose cooked name fits a file name.\n";
 
 static int km_cookie_path_print(const char *vkey, const uint8_t *key,
 				size_t klen)
 {
 	char path[KMC_OBJECT_PATH_SIZE];
 	uint32_t vhash, khash;
-	int ret;
 
-	ret = kmc_volume_key_check_cachefiles(vkey, strlen(vkey));
-	if (ret < 0)
-		return km_volume_key_error(vkey, ret);
 	if (kmc_volume_hash(vkey, strlen(vkey), &vhash) < 0 ||
-	    kmc_cookie_hash(vhash, key, klen, &khash) < 0)
-		return km_error("cannot hash the cookie key");
-	ret = kmc_object_path(vkey, strlen(vkey), khash, key,
-			      (unsigned int)klen, path, sizeof(path));
-	if (ret < 0)
-		return km_error("key of %zu bytes has no cachefiles name (its cooked name would exceed %d bytes)",
-				klen, NAME_MAX);
+	    kmc_cookie_hash(vhash, key, klen, &khash) < 0 ||
+	    kmc_object_path(vkey, strlen(vkey), khash, key,
+			    (unsigned int)klen, path, sizeof(path)) < 0)
+		return km_error("no cachefiles path for this key");
 	puts(path);
 	return KM_EXIT_OK;
 }
 
 static int km_cookie_path(int argc, char **argv)
 {
-	uint8_t key[1024];
-	long len;
+	char name[KMC_COOKED_MAX + 1];
+	uint8_t key[KMC_KEY_MAX];
+	size_t len;
+	int ret;
 
 	if (argc >= 2 && km_is_help(argv[1])) {
 		fputs(km_cookie_path_usage, stdout);
@@ -58,17 +44,13 @@ static int km_cookie_path(int argc, char **argv)
 	}
 	if (argc != 3)
 		return km_error("expected VOLUME_KEY and HEX (see --help)");
-	if (!*argv[1])
-		return km_error("empty volume key (a netfs names its volume)");
-	len = km_parse_hex(argv[2], key, sizeof(key));
-	if (len < 0)
-		return km_error("malformed hex key '%s'", argv[2]);
-	if (len == 0)
-		return km_error("empty cookie key (fscache refuses it)");
-	if (len > KMC_KEY_MAX)
-		return km_error("key of %ld bytes is too long (cachefiles takes at most %d)",
-				len, KMC_KEY_MAX);
-	return km_cookie_path_print(argv[1], key, (size_t)len);
+	ret = km_check_volume_key(argv[1], true);
+	if (!ret)
+		ret = km_parse_cookie_key("", argv[2], key, &len, name,
+					  sizeof(name));
+	if (ret)
+		return ret;
+	return km_cookie_path_print(argv[1], key, len);
 }
 
 static const struct km_command km_cookie_cmds[] = {

@@ -1,46 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* kmirror key cook [HEX...] | kmirror key uncook NAME... */
 #include <errno.h>
-#include <limits.h>
 #include <string.h>
 
 #include "cli.h"
 #include "kmc_key.h"
 
-static int km_cook_one(const char *hex)
+/* Print the cooked name of @hex; @where prefixes an error ("line 3: "). */
+static int km_cook_one(const char *where, const char *hex)
 {
-	uint8_t key[KMC_KEY_MAX + 1];
+	uint8_t key[KMC_KEY_MAX];
 	char name[KMC_COOKED_MAX + 1];
-	long len;
+	size_t len;
 	int ret;
 
-	len = km_parse_hex(hex, key, sizeof(key));
-	if (len < 0)
-		return km_error("malformed hex key '%s' (pairs of hex digits, at most %d bytes)",
-				hex, KMC_KEY_MAX);
-	ret = kmc_cook_key(key, (unsigned int)len, name, sizeof(name));
-	if (ret < 0)
-		return km_error("key of %ld bytes is too long (cachefiles takes at most %d)",
-				len, KMC_KEY_MAX);
-	/* cachefiles could not make the file: lookup_one_len() refuses it. */
-	if (strlen(name) > NAME_MAX)
-		return km_error("key of %ld bytes cooks to a name of %zu bytes, longer than a file name may be (%d): cachefiles cannot store it",
-				len, strlen(name), NAME_MAX);
-	puts(name);
-	return KM_EXIT_OK;
+	ret = km_parse_cookie_key(where, hex, key, &len, name, sizeof(name));
+	if (!ret)
+		puts(name);
+	return ret;
 }
 
 /* One hex key per line of stdin, each at most KM_LINE_MAX - 1 bytes. */
 static int km_cook_stdin(void)
 {
-	char line[KM_LINE_MAX];
+	char line[KM_LINE_MAX], where[32];
 	unsigned long n = 0;
 	size_t len;
 	int ret;
 
 	while ((ret = km_read_line(stdin, line, sizeof(line), &len)) > 0) {
-		n++;
-		ret = km_cook_one(line);
+		snprintf(where, sizeof(where), "line %lu: ", ++n);
+		ret = km_cook_one(where, line);
 		if (ret)
 			return ret;
 	}
@@ -61,13 +51,15 @@ static int km_key_cook(int argc, char **argv)
 	if (argc >= 2 && km_is_help(argv[1])) {
 		puts("usage: kmirror key cook [HEX...]\n"
 		     "Print the cachefiles object name of each hex key; with no\n"
-		     "argument, read one hex key per line from stdin.");
+		     "argument, read one hex key per line from stdin (at most\n"
+		     "1023 bytes a line, no NUL byte).  A key is 1 to 252 bytes\n"
+		     "whose name fits a file name (255 bytes), or an error.");
 		return KM_EXIT_OK;
 	}
 	if (argc < 2)
 		return km_cook_stdin();
 	for (i = 1; i < argc; i++) {
-		ret = km_cook_one(argv[i]);
+		ret = km_cook_one("", argv[i]);
 		if (ret)
 			return ret;
 	}
@@ -82,12 +74,16 @@ static int km_key_uncook(int argc, char **argv)
 	if (argc >= 2 && km_is_help(argv[1])) {
 		puts("usage: kmirror key uncook NAME...\n"
 		     "Print the key of each cachefiles object name as hex.  S and T\n"
-		     "names give whole 32-bit words.");
+		     "names give whole 32-bit words.  A name the kernel would not\n"
+		     "make (more than 255 bytes, ...) is an error.");
 		return KM_EXIT_OK;
 	}
 	if (argc < 2)
 		return km_error("no name given (see --help)");
 	for (i = 1; i < argc; i++) {
+		if (strlen(argv[i]) > NAME_MAX)
+			return km_error("a name of %zu bytes is no cachefiles object name (a file name has at most %d)",
+					strlen(argv[i]), NAME_MAX);
 		len = kmc_uncook_key(argv[i], strlen(argv[i]), key,
 				     sizeof(key));
 		if (len < 0)

@@ -9,7 +9,7 @@ static const char km_volume_hash_usage[] =
 	"usage: kmirror volume hash KEY...\n"
 	"Print the fscache hash of each volume key as 8 hex digits: fscache_hash()\n"
 	"salted with 0 over the key buffer [len][key]\\0, zero-padded to 4 bytes.\n"
-	"A key is taken as the netfs gives it (e.g. \"9p,tag,aname\"), at most\n"
+	"A key is taken as the netfs gives it (e.g. \"9p,tag,aname\"), 1 to\n"
 	"255 bytes.\n";
 
 static int km_volume_hash(int argc, char **argv)
@@ -24,12 +24,11 @@ static int km_volume_hash(int argc, char **argv)
 	if (argc < 2)
 		return km_error("no volume key given (see --help)");
 	for (i = 1; i < argc; i++) {
-		if (!*argv[i])
-			return km_error("empty volume key (a netfs names its volume)");
-		ret = kmc_volume_hash(argv[i], strlen(argv[i]), &hash);
-		if (ret < 0)
-			return km_error("volume key of %zu bytes is too long (fscache takes at most %d)",
-					strlen(argv[i]), KMC_VOLUME_KEY_MAX);
+		ret = km_check_volume_key(argv[i], false);
+		if (ret)
+			return ret;
+		if (kmc_volume_hash(argv[i], strlen(argv[i]), &hash) < 0)
+			return km_error("cannot hash volume key '%s'", argv[i]);
 		printf("%08x\n", hash);
 	}
 	return KM_EXIT_OK;
