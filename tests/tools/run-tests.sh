@@ -16,6 +16,14 @@ cd "$top"
 "$top/tests/tools/deps.sh"
 
 passed=0 failed=0 skipped=0 status=0
+t_start=$(date +%s) t_stage=$t_start
+
+# A timing line when a stage ends: its seconds and the total so far.
+stage_done() {
+	now=$(date +%s)
+	echo "=== $1: $((now - t_stage)) s (total $((now - t_start)) s)"
+	t_stage=$now
+}
 
 # Add up one meson test run's results from its JSON log.
 tally() {
@@ -47,6 +55,7 @@ run() {
 	ninja -C "$out/$name"
 	meson test -C "$out/$name" --print-errorlogs "$@" || status=1
 	tally "$out/$name" "$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/\1/p')"
+	stage_done "$name$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/ (\1)/p')"
 }
 
 mkdir -p "$out"
@@ -54,8 +63,10 @@ export CC=gcc
 run gcc -- --num-processes 2
 run gcc -- --setup=valgrind --num-processes 2
 echo "=== gcc: the kernels in QEMU"
-meson test -C "$out/gcc" --suite qemu --print-errorlogs || status=1
+meson test -C "$out/gcc" --suite qemu --print-errorlogs --num-processes 2 ||
+	status=1
 tally "$out/gcc"
+stage_done "gcc: the kernels in QEMU"
 export CC=clang
 run clang -Dfuzz=true -Dkernel=disabled -- --num-processes 2
 run asan -Db_sanitize=address,undefined -Db_lundef=false -Dkernel=disabled -- --num-processes 2
