@@ -259,6 +259,40 @@ static void test_lib_enomem(void **state)
 	assert_int_equal(kmc_alloc_live(), 0);
 }
 
+/*
+ * The memory cap: a trace cannot make the counters grow without bound.
+ * PFN 0 takes a level-1 node and a leaf (8 KiB); a cap there refuses the
+ * next leaf with -ENOSPC, counting nothing, and the pages already there
+ * still work.  A replay names the cap in its error.
+ */
+static void test_lib_mem_max(void **state)
+{
+	struct kmirror_ptc_replay res;
+	struct kmirror_ptc *ptc;
+	int anon, file;
+
+	assert_int_equal(kmirror_ptc_create(&ptc), 0);
+	kmirror_ptc_set_mem_max(ptc, 8192);
+	assert_int_equal(kmirror_ptc_set(ptc, KMIRROR_PTC_PTE, 0, true, false),
+			 0);
+	assert_int_equal(kmirror_ptc_set(ptc, KMIRROR_PTC_PTE, 512, true,
+					 false), -ENOSPC);
+	assert_int_equal(kmirror_ptc_set(ptc, KMIRROR_PTC_PUD, 1 << 18, false,
+					 false), -ENOSPC);
+	kmirror_ptc_counts(ptc, 512, &anon, &file);
+	assert_int_equal(anon, 0);
+	assert_int_equal(kmirror_ptc_set(ptc, KMIRROR_PTC_PTE, 1, true, false),
+			 0);
+	assert_int_equal(kmirror_ptc_replay_buf(ptc, "set pte 0 anon ro\n"
+						"set pmd 512 file ro\n", 38,
+						&res), -ENOSPC);
+	assert_int_equal(res.line, 2);
+	assert_string_equal(res.why, "the page counters would take more than "
+			    "8192 bytes: the trace maps too much memory");
+	kmirror_ptc_destroy(ptc);
+	assert_int_equal(kmc_alloc_live(), 0);
+}
+
 /* A violation reports the PFN of the offending page, anywhere in 2^64. */
 static void test_lib_where(void **state)
 {
@@ -562,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_rule_names),
 		cmocka_unit_test(test_lib_einval),
 		cmocka_unit_test(test_lib_enomem),
+		cmocka_unit_test(test_lib_mem_max),
 		cmocka_unit_test(test_lib_where),
 		cmocka_unit_test(test_lib_threads),
 		cmocka_unit_test(test_parse_lines),

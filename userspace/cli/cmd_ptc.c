@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* kmirror ptc replay [-v] [FILE|-] */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "kmirror/ptc.h"
@@ -18,7 +21,11 @@ static const char km_ptc_replay_usage[] =
 	"At the first violation print \"violation at line N: RULE\" and exit 1,\n"
 	"as the kernel would BUG(); exit 0 when the trace is clean, 2 on a\n"
 	"malformed line (\"error: line N: WHY\" on stderr), whichever comes\n"
-	"first.  -v: also print the offending page and its counters on stderr.";
+	"first.  -v: also print the offending page and its counters on stderr.\n"
+	"Bounds: lines of at most 4096 bytes, no NUL or control character but\n"
+	"tab; the page counters a trace creates take at most 256 MiB (the pages\n"
+	"it maps lie in at most 65536 2-MiB blocks), or the replay stops with\n"
+	"an error.";
 
 /* Report @res; the exit code for @ret. */
 static int km_ptc_report(const struct kmirror_ptc *ptc, int ret,
@@ -38,6 +45,33 @@ static int km_ptc_report(const struct kmirror_ptc *ptc, int ret,
 			(unsigned long long)res->pfn, anon, file);
 	}
 	return KM_EXIT_FAIL;
+}
+
+/*
+ * Open the trace @path ("-": stdin) into *@in.  Read as a stream, as cat
+ * would: a pipe or FIFO is waited on, but a directory is refused.
+ */
+static int km_ptc_open(const char *path, FILE **in)
+{
+	struct stat st;
+	int fd;
+
+	*in = stdin;
+	if (!strcmp(path, "-"))
+		return KM_EXIT_OK;
+	fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return km_error("%s: %s", path, strerror(errno));
+	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return km_error("%s: a directory, not a trace", path);
+	}
+	*in = fdopen(fd, "r");
+	if (!*in) {
+		close(fd);
+		return km_error("%s: %s", path, strerror(errno));
+	}
+	return KM_EXIT_OK;
 }
 
 static int km_ptc_replay(int argc, char **argv)
@@ -63,15 +97,16 @@ static int km_ptc_replay(int argc, char **argv)
 		else
 			path = argv[i];
 	}
-	in = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	if (!in)
-		return km_error("%s: %s", path, strerror(errno));
+	ret = km_ptc_open(path, &in);
+	if (ret)
+		return ret;
 	ret = kmirror_ptc_create(&ptc);
 	if (ret) {
 		if (in != stdin)
 			fclose(in);
 		return km_error("%s", strerror(-ret));
 	}
+	kmirror_ptc_set_mem_max(ptc, KM_PTC_MEM_MAX);
 	ret = kmirror_ptc_replay(ptc, in, &res);
 	ret = km_ptc_report(ptc, ret, &res, verbose);
 	kmirror_ptc_destroy(ptc);

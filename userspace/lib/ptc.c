@@ -37,6 +37,8 @@ struct ptc_node {
 struct kmirror_ptc {
 	struct ptc_node low;	/* level 2 for PFNs < 2^27 */
 	struct ptc_node top;	/* level 7 for the others */
+	atomic_size_t mem;	/* bytes of the nodes and leaves added */
+	size_t mem_max;		/* cap on mem, 0: none; set before use */
 };
 
 #define PTC_SAME(name) \
@@ -64,26 +66,62 @@ static inline void ptc_check_enums(void)
 /* ---- the sparse space ---------------------------------------------- */
 
 /*
+ * Count @size more bytes against the cap: a trace must not take memory
+ * without bound (a few lines of "set pud" ask for 2 MiB each).
+ */
+static bool ptc_charge(struct kmirror_ptc *ptc, size_t size)
+{
+	size_t was = atomic_fetch_add_explicit(&ptc->mem, size,
+					       memory_order_relaxed);
+
+	if (!ptc->mem_max || was + size <= ptc->mem_max)
+		return true;
+	atomic_fetch_sub_explicit(&ptc->mem, size, memory_order_relaxed);
+	return false;
+}
+
+static void ptc_uncharge(struct kmirror_ptc *ptc, size_t size)
+{
+	atomic_fetch_sub_explicit(&ptc->mem, size, memory_order_relaxed);
+}
+
+/*
  * The node or leaf in *@slot; when there is none and @create, a zeroed one
  * of @size bytes is installed (whoever wins the race keeps theirs).  NULL
- * when absent and !@create, or out of memory.
+ * when absent and !@create, or out of memory, or over the cap.
  */
-static void *ptc_slot(_Atomic(void *) *slot, size_t size, bool create)
+static void *ptc_slot(struct kmirror_ptc *ptc, _Atomic(void *) *slot,
+		      size_t size, bool create)
 {
 	void *p = atomic_load_explicit(slot, memory_order_acquire);
 	void *fresh, *old = NULL;
 
 	if (p || !create)
 		return p;
-	fresh = kzalloc(size, GFP_KERNEL);
-	if (!fresh)
+	if (!ptc_charge(ptc, size))
 		return NULL;
+	fresh = kzalloc(size, GFP_KERNEL);
+	if (!fresh) {
+		ptc_uncharge(ptc, size);
+		return NULL;
+	}
 	if (atomic_compare_exchange_strong_explicit(slot, &old, fresh,
 						    memory_order_acq_rel,
 						    memory_order_acquire))
 		return fresh;
 	kfree(fresh);
+	ptc_uncharge(ptc, size);
 	return old;
+}
+
+/* Why a node or leaf could not be added: -ENOSPC (the cap) or -ENOMEM. */
+static int ptc_grow_error(struct kmirror_ptc *ptc)
+{
+	size_t mem = atomic_load_explicit(&ptc->mem, memory_order_relaxed);
+
+	if (ptc->mem_max && mem + sizeof(struct ptc_leaf) > ptc->mem_max)
+		return -ENOSPC;
+	return -ENOMEM;
 }
 
 static unsigned int ptc_index(u64 pfn, int level)
@@ -101,24 +139,24 @@ static struct ptc_node *ptc_level2(struct kmirror_ptc *ptc, u64 pfn,
 	if (likely(!(pfn >> PTC_LOW_BITS)))
 		return &ptc->low;
 	for (level = PTC_TOP_LEVEL; level > 2 && n; level--)
-		n = ptc_slot(&n->slot[ptc_index(pfn, level)],
+		n = ptc_slot(ptc, &n->slot[ptc_index(pfn, level)],
 			     sizeof(struct ptc_node), create);
 	return n;
 }
 
-/* The leaf holding @pfn's counters, creating what is missing; NULL: ENOMEM. */
+/* The leaf holding @pfn's counters, creating what is missing, or NULL. */
 static __attribute__((noinline)) struct ptc_leaf *
 ptc_leaf_create(struct kmirror_ptc *ptc, u64 pfn)
 {
 	struct ptc_node *n = ptc_level2(ptc, pfn, true);
 
 	if (n)
-		n = ptc_slot(&n->slot[ptc_index(pfn, 2)],
+		n = ptc_slot(ptc, &n->slot[ptc_index(pfn, 2)],
 			     sizeof(struct ptc_node), true);
 	if (!n)
 		return NULL;
-	return ptc_slot(&n->slot[ptc_index(pfn, 1)], sizeof(struct ptc_leaf),
-			true);
+	return ptc_slot(ptc, &n->slot[ptc_index(pfn, 1)],
+			sizeof(struct ptc_leaf), true);
 }
 
 /* The leaf holding @pfn's counters, or NULL if it was never created. */
@@ -166,6 +204,11 @@ static void ptc_free_node(struct ptc_node *n, int level)
 			ptc_free_node(p, level - 1);
 		kfree(p);
 	}
+}
+
+void kmirror_ptc_set_mem_max(struct kmirror_ptc *ptc, size_t bytes)
+{
+	ptc->mem_max = bytes;
 }
 
 void kmirror_ptc_destroy(struct kmirror_ptc *ptc)
@@ -237,7 +280,7 @@ ptc_run(const struct kmirror_ptc_op *op, struct kmc_ptc_count *c,
 
 /*
  * Make sure every leaf of [@pfn, @pfn + @n) exists, so that a set or
- * clear never stops half-way for want of memory.  0 or -ENOMEM.
+ * clear never stops half-way for want of memory.  0, -ENOMEM or -ENOSPC.
  */
 static int ptc_populate(struct kmirror_ptc *ptc, u64 pfn, u64 n)
 {
@@ -245,7 +288,7 @@ static int ptc_populate(struct kmirror_ptc *ptc, u64 pfn, u64 n)
 
 	for (at = pfn; at - pfn < n; at += PTC_FAN)
 		if (!ptc_leaf(ptc, at, true))
-			return -ENOMEM;
+			return ptc_grow_error(ptc);
 	return 0;
 }
 
@@ -264,12 +307,15 @@ ptc_apply_range(struct kmirror_ptc *ptc, const struct kmirror_ptc_op *op,
 	u64 at;
 	int v;
 
-	if (create && n > PTC_FAN && ptc_populate(ptc, pfn, n))
-		return -ENOMEM;
+	if (create && n > PTC_FAN) {
+		v = ptc_populate(ptc, pfn, n);
+		if (v)
+			return v;
+	}
 	for (at = pfn; at - pfn < n; at += step) {
 		leaf = ptc_leaf(ptc, at, create);
 		if (!leaf && create)
-			return -ENOMEM;
+			return ptc_grow_error(ptc);
 		if (!leaf)
 			continue;
 		v = ptc_run(op, &leaf->c[at & PTC_MASK], step, &done);
@@ -293,7 +339,7 @@ static inline int ptc_apply_leaf(struct kmirror_ptc *ptc,
 	int v;
 
 	if (unlikely(!leaf))
-		return create ? -ENOMEM : KMIRROR_PTC_OK;
+		return create ? ptc_grow_error(ptc) : KMIRROR_PTC_OK;
 	v = ptc_run(op, &leaf->c[op->pfn & PTC_MASK], n, &done);
 	if (unlikely(v) && where)
 		*where = op->pfn + done;
@@ -613,8 +659,14 @@ static int ptc_replay_line(struct kmirror_ptc *ptc, const char *line,
 		return ret;
 	}
 	ret = kmirror_ptc_apply(ptc, &op, &res->pfn);
-	if (ret < 0) {
+	if (ret == -ENOSPC)
+		snprintf(res->why, sizeof(res->why),
+			 "the page counters would take more than %zu %s: the trace maps too much memory",
+			 ptc->mem_max >> 20 ? ptc->mem_max >> 20 : ptc->mem_max,
+			 ptc->mem_max >> 20 ? "MiB" : "bytes");
+	else if (ret < 0)
 		snprintf(res->why, sizeof(res->why), "%s", strerror(-ret));
+	if (ret < 0) {
 		res->error = ret;
 		return ret;
 	}
@@ -680,7 +732,8 @@ int kmirror_ptc_replay(struct kmirror_ptc *ptc, FILE *in,
 	}
 	if (!ret && ferror(in)) {
 		res->error = ret = -EIO;
-		snprintf(res->why, sizeof(res->why), "read error");
+		snprintf(res->why, sizeof(res->why), "read error: %s",
+			 strerror(errno));
 	}
 	kfree(buf);
 	return ret;

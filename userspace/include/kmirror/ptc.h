@@ -18,7 +18,8 @@
  * BUG() (pages before the offending one updated, see core/kmc_ptc.h); or
  * a negative errno: -EINVAL for a level or order out of range or a PFN not
  * aligned to the entry or block size (hardware and the buddy allocator
- * cannot produce one), -ENOMEM (nothing was counted).
+ * cannot produce one), -ENOMEM or -ENOSPC (over the cap set with
+ * kmirror_ptc_set_mem_max(); nothing was counted).
  *
  * "anon" is PageAnon() of the page at the time of the call, as the kernel
  * reads it (of the first page, for the whole entry): a property of the
@@ -89,6 +90,15 @@ int kmirror_ptc_create(struct kmirror_ptc **ptc);
 void kmirror_ptc_destroy(struct kmirror_ptc *ptc);
 
 /*
+ * Cap the memory the counters of @ptc may take at @bytes (0: no cap, the
+ * default), so that a trace from anyone cannot take memory without
+ * bound: each 4 KiB holds the counters of 512 pages, a PUD set needs 2
+ * MiB.  An operation that would pass the cap fails with -ENOSPC.  Call
+ * it before any operation.
+ */
+void kmirror_ptc_set_mem_max(struct kmirror_ptc *ptc, size_t bytes);
+
+/*
  * Apply @op.  Returns the verdict (>= 0) or a negative errno (above).  On
  * a violation, *@where (if not NULL) is the PFN of the offending page.
  */
@@ -140,7 +150,8 @@ struct kmirror_ptc_replay {
 	unsigned long line;	/* violation or error line; else lines read */
 	int verdict;		/* KMIRROR_PTC_OK or the first violation */
 	uint64_t pfn;		/* the offending page of a violation */
-	int error;		/* 0, -EINVAL (bad line), -EIO, -ENOMEM */
+	int error;		/* 0, -EINVAL (bad line), -EIO, -ENOMEM,
+				 * -ENOSPC (over the memory cap) */
 	char why[160];		/* the error in words */
 };
 
