@@ -138,7 +138,9 @@ reject "only separators" "error: " ",,,,::::"
 reject "stray brackets" "not an IPv4 or IPv6" "]]:[[:/"
 reject "unbalanced bracket" "missing ']'" "[::1:/"
 reject "empty monitor between separators" "empty monitor address" "1.2.3.4,,5.6.7.8:/"
-reject "very long source: one line, quoted text cut short" "..." "$(head -c 100000 /dev/zero | tr '\0' 'a')"
+reject "long source: one line, quoted text cut short" "..." "$(head -c 4095 /dev/zero | tr '\0' 'a')"
+reject "source past 4095 bytes (mount(2)'s PATH_MAX)" "source of 100000 bytes is too long (at most 4095)" "$(head -c 100000 /dev/zero | tr '\0' 'a')"
+reject "options past 4095 bytes (mount(2)'s page)" "options of 4097 bytes are too long" 1.2.3.4:/ -o "$(head -c 2048 /dev/zero | tr '\0' 'a')" -o "$(head -c 2048 /dev/zero | tr '\0' 'b')"
 reject "no source" "no source given" 
 reject "two sources" "more than one source" 1.2.3.4:/ 5.6.7.8:/
 reject "-o without its argument" "-o needs an argument" 1.2.3.4:/ -o

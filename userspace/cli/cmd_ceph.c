@@ -26,7 +26,8 @@ static const char km_ceph_parse_usage[] =
 	"  monitor, ip:port or [ip]:port)  volume_key= (the fscache volume key,\n"
 	"  ceph,<fsid>[,<uniq>], when an fsid is known)\n"
 	"Control characters, bytes that are not UTF-8 and '\\' in values are\n"
-	"printed as \\xHH.\n"
+	"printed as \\xHH.  SOURCE and the options (all -o joined) are at most\n"
+	"4095 bytes each, as mount(2) copies them.\n"
 	"\n"
 	"Input the kernel accepts only by accident (an fsid written with stray\n"
 	"punctuation, a wrapped port, ...) is accepted with a warning on stderr;\n"
@@ -167,6 +168,13 @@ static int km_ceph_args(int argc, char **argv, struct km_ceph_args *a)
 	}
 	if (!a->source)
 		return km_error("no source given (see --help)");
+	/* mount(2) copies at most PATH_MAX of the source, a page of options. */
+	if (strlen(a->source) > KM_CEPH_ARG_MAX)
+		return km_error("source of %zu bytes is too long (at most %d)",
+				strlen(a->source), KM_CEPH_ARG_MAX);
+	if (a->opts && strlen(a->opts) > KM_CEPH_ARG_MAX)
+		return km_error("options of %zu bytes are too long (at most %d, all -o joined)",
+				strlen(a->opts), KM_CEPH_ARG_MAX);
 	return KM_EXIT_OK;
 }
 
