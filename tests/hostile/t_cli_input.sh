@@ -120,6 +120,25 @@ controls_in_errors() {
 	refused "an escape sequence in a salt"
 }
 
+# shown WHAT: the last km call succeeded and its stdout is terminal-safe.
+shown() {
+	local why
+	[ "$rc" = 0 ] || fail "$1: exit $rc ($err)"
+	why=$(terminal_safe "$T/out" 2>&1) ||
+		fail "$1: printed raw ($why): $(cat -A "$T/out")"
+	ok "$1: $out"
+}
+
+# Output that echoes input: a D name with DEL (cachefiles' charmap lets
+# 0x7f through), a volume key with an escape sequence in a path.
+controls_in_output() {
+	km key cook 7f41
+	[ "$out" = 'D\x7fA' ] || fail "key cook 7f41: '$(cat -A "$T/out")'"
+	shown "key cook: DEL in a D name"
+	km cookie path $'v\033]0;owned\007\xc2\x9b' 01
+	shown "cookie path: an escape sequence and C1 in the volume key"
+}
+
 # An object whose name holds an escape sequence: its error line is safe.
 controls_in_ls_errors() {
 	local fan=$C/ls/cache/I9p,x/@00
@@ -152,6 +171,7 @@ attack overlong_cooked_name
 attack overlong_put_key
 attack empty_keys
 attack controls_in_errors
+attack controls_in_output
 attack controls_in_ls_errors
 attack bounds_past
 finish

@@ -27,7 +27,9 @@ static int km_cookie_path_print(const char *vkey, const uint8_t *key,
 	    kmc_object_path(vkey, strlen(vkey), khash, key,
 			    (unsigned int)klen, path, sizeof(path)) < 0)
 		return km_error("no cachefiles path for this key");
-	puts(path);
+	/* The volume key may hold any byte but '/' and NUL: show it safely. */
+	km_put_str(stdout, path);
+	putchar('\n');
 	return KM_EXIT_OK;
 }
 

@@ -15,9 +15,12 @@ static int km_cook_one(const char *where, const char *hex)
 	int ret;
 
 	ret = km_parse_cookie_key(where, hex, key, &len, name, sizeof(name));
-	if (!ret)
-		puts(name);
-	return ret;
+	if (ret)
+		return ret;
+	/* A D name may hold DEL (cachefiles' charmap lets 0x7f through). */
+	km_put_str(stdout, name);
+	putchar('\n');
+	return KM_EXIT_OK;
 }
 
 /* One hex key per line of stdin, each at most KM_LINE_MAX - 1 bytes. */
