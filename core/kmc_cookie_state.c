@@ -416,8 +416,29 @@ static void kmc_sm_withdrawing(int state, unsigned long flags,
 }
 
 /*
- * fscache_cookie_state_machine(): one pass.  QUIESCENT only moves to
- * relinquish (use jumps it to LOOKING_UP); LOOKING_UP raises the access
+ * QUIESCENT only moves to relinquish (use jumps it to LOOKING_UP).  A lookup
+ * that failed (no volume, or lookup_cookie() false) while an invalidation
+ * was pending lands here still holding the access that pinned the
+ * invalidation.  6.1 never ends that access: the cookie can then never be
+ * relinquished, and acquiring its key again waits forever for it to drop
+ * (fscache_hash_cookie()).  End it here, as ACTIVE and FAILED do.
+ */
+static void kmc_sm_quiescent(unsigned long flags, int n_accesses,
+			     struct kmc_cookie_step *s)
+{
+	if (flags & KMC_CF(DO_INVALIDATE)) {
+		s->clear |= KMC_CF(DO_INVALIDATE);
+		s->action |= KMC_CA_END_ACCESS;
+		n_accesses--;
+	}
+	if (n_accesses == 0 && (flags & KMC_CF(DO_RELINQUISH))) {
+		s->event = KMC_CEV_RELINQUISH;
+		s->action |= KMC_CA_AGAIN;
+	}
+}
+
+/*
+ * fscache_cookie_state_machine(): one pass.  LOOKING_UP raises the access
  * gate (fscache_init_access_gate()) and looks up; DROPPED is final.
  */
 void kmc_cookie_sm_step(int state, unsigned long flags, int n_accesses,
@@ -426,10 +447,7 @@ void kmc_cookie_sm_step(int state, unsigned long flags, int n_accesses,
 	kmc_step_init(s);
 	switch (state) {
 	case Q:
-		if (n_accesses == 0 && (flags & KMC_CF(DO_RELINQUISH))) {
-			s->event = KMC_CEV_RELINQUISH;
-			s->action |= KMC_CA_AGAIN;
-		}
+		kmc_sm_quiescent(flags, n_accesses, s);
 		return;
 	case L:
 		s->set |= KMC_CF(NO_ACCESS_WAKE);

@@ -329,6 +329,26 @@ static void test_sm_quiescent(void **state)
 	assert_int_equal(s.event, KMC_CEV_NONE);
 }
 
+/*
+ * A failed lookup leaves QUIESCENT holding the access of an invalidation
+ * that was pending: the state machine ends it (6.1 never does, and the
+ * cookie could then never be relinquished), then relinquishes.
+ */
+static void test_sm_quiescent_ends_pending_invalidation_access(void **state)
+{
+	unsigned long f = KMC_CF(DO_INVALIDATE) | KMC_CF(DO_RELINQUISH);
+	struct kmc_cookie_step s;
+
+	kmc_cookie_sm_step(QS, f, 1, false, &s);
+	assert_int_equal(s.clear, KMC_CF(DO_INVALIDATE));
+	assert_int_equal(s.event, KMC_CEV_RELINQUISH);
+	assert_int_equal(s.action, KMC_CA_END_ACCESS | KMC_CA_AGAIN);
+	/* with another access still in flight, it only ends its own */
+	kmc_cookie_sm_step(QS, f, 2, false, &s);
+	assert_int_equal(s.event, KMC_CEV_NONE);
+	assert_int_equal(s.action, KMC_CA_END_ACCESS);
+}
+
 /* LOOKING_UP raises the access gate and looks up; INVALIDATING invalidates. */
 static void test_sm_lookup_inval(void **state)
 {
@@ -970,6 +990,32 @@ static void test_scenario_lookup_fails(void **state)
 	assert_int_equal(m.state, DS);
 }
 
+/*
+ * An invalidation during a lookup that then fails: the access that pinned
+ * the invalidation ends, and the cookie can still be relinquished
+ * (tests/cookie/diff_cookie.c shows stock 6.1 hanging here).
+ */
+static void test_scenario_failed_lookup_pending_invalidation(void **state)
+{
+	struct model m = fresh();
+	struct kmc_cookie_step s;
+
+	m.lookup = KMC_LOOKUP_FAILED;
+	use(&m, false);
+	assert_int_equal(kmc_cookie_invalidate(m.state, m.flags, false, true,
+					       &s), 0);
+	apply(&m, &s);
+	assert_int_equal(m.n_accesses, 2);
+	run(&m);
+	assert_int_equal(m.state, QS);
+	assert_int_equal(m.n_accesses, 0);
+	assert_false(m.flags & KMC_CF(DO_INVALIDATE));
+	unuse(&m);
+	relinquish(&m, false);
+	run(&m);
+	assert_int_equal(m.state, DS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -990,6 +1036,7 @@ int main(void)
 		cmocka_unit_test(test_enabled_and_init),
 		cmocka_unit_test(test_flag_numbers),
 		cmocka_unit_test(test_sm_quiescent),
+		cmocka_unit_test(test_sm_quiescent_ends_pending_invalidation_access),
 		cmocka_unit_test(test_sm_lookup_inval),
 		cmocka_unit_test(test_sm_active),
 		cmocka_unit_test(test_sm_settle),
@@ -1011,6 +1058,7 @@ int main(void)
 		cmocka_unit_test(test_scenario_inval_during_lookup),
 		cmocka_unit_test(test_scenario_inval_fails),
 		cmocka_unit_test(test_scenario_lookup_fails),
+		cmocka_unit_test(test_scenario_failed_lookup_pending_invalidation),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
