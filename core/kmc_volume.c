@@ -78,16 +78,35 @@ u32 kmc_volume_key_hash(const u8 *buf, size_t hlen)
 }
 EXPORT_SYMBOL(kmc_volume_key_hash);
 
-/* Build on the stack (260 bytes at most) and hash. */
+/* Byte @i of the key buffer kmc_volume_key_build() makes for @key. */
+static u8 kmc_volume_key_byte(const char *key, size_t klen, size_t i)
+{
+	if (!i)
+		return (u8)klen;
+	return i <= klen ? (u8)key[i - 1] : 0;
+}
+
+/*
+ * kmc_volume_key_hash() of the built buffer, a word at a time from the
+ * key itself: a built copy would take 260 bytes of stack.
+ */
 int kmc_volume_hash(const char *key, size_t klen, u32 *hash)
 {
-	u8 buf[KMC_VOLUME_BUF_MAX];
-	int hlen;
+	u32 a, x = 0, y = 0;	/* kmc_hash() with salt 0 */
+	size_t hlen, i, j;
+	int ret;
 
-	hlen = kmc_volume_key_build(key, klen, buf, sizeof(buf));
-	if (hlen < 0)
-		return hlen;
-	*hash = kmc_volume_key_hash(buf, hlen);
+	ret = kmc_volume_key_check(key, klen);
+	if (ret)
+		return ret;
+	hlen = KMC_VOLUME_BUF_LEN(klen);
+	for (i = 0; i < hlen; i += sizeof(__le32)) {
+		for (a = 0, j = 0; j < sizeof(__le32); j++)
+			a |= (u32)kmc_volume_key_byte(key, klen, i + j) <<
+			     (8 * j);
+		kmc_hash_mix(&x, &y, a);
+	}
+	*hash = kmc_fold_hash(x, y);
 	return 0;
 }
 EXPORT_SYMBOL(kmc_volume_hash);
