@@ -109,18 +109,21 @@ static unsigned int kmc_put_hex(char *p, u32 x)
 	return n;
 }
 
+/* Word @i of an S or T name: 'S'/'T' (first) or ',', then its digits. */
+static unsigned int kmc_cook_word(const u8 *key, unsigned int keylen,
+				  unsigned int i, bool be, char *p)
+{
+	p[0] = i ? ',' : be ? 'S' : 'T';
+	return 1 + kmc_put_hex(p + 1, kmc_key_word(key, keylen, i, be));
+}
+
 static int kmc_cook_words(const u8 *key, unsigned int keylen, bool be,
 			  char *name)
 {
 	unsigned int i, len = 0;
-	char sep = be ? 'S' : 'T';
 
-	for (i = 0; i < keylen; i += 4) {
-		name[len++] = sep;
-		len += kmc_put_hex(name + len,
-				   kmc_key_word(key, keylen, i, be));
-		sep = ',';
-	}
+	for (i = 0; i < keylen; i += 4)
+		len += kmc_cook_word(key, keylen, i, be, name + len);
 	return len;
 }
 
@@ -135,28 +138,70 @@ static inline void kmc_put_b64(char *p, u32 acc)
 	put_unaligned_le32(out, p);
 }
 
+/*
+ * The base64 group at @i, little-endian, bytes past @keylen read as zero
+ * (the short last group).  A whole 32-bit load while a fourth byte is
+ * there to spare: kmc_put_b64() uses only the low 24 bits.
+ */
+static inline u32 kmc_b64_group(const u8 *key, unsigned int keylen,
+				unsigned int i)
+{
+	u32 acc;
+
+	if (likely(i + 4 <= keylen))
+		return get_unaligned_le32(key + i);
+	acc = key[i];
+	if (i + 1 < keylen)
+		acc |= key[i + 1] << 8;
+	if (i + 2 < keylen)
+		acc |= key[i + 2] << 16;
+	return acc;
+}
+
 /* Base64 as key.c does it: little-endian groups, a short last group. */
 static int kmc_cook_base64(const u8 *key, unsigned int keylen,
 			   unsigned int pad, char *name)
 {
-	unsigned int i, len = 2, acc;
+	unsigned int i, len = 2;
 
 	name[0] = 'E';
 	name[1] = '0' + pad;
-	/* Whole 32-bit loads while a fourth byte is there to spare. */
-	for (i = 0; i + 4 <= keylen; i += 3, len += 4)
-		kmc_put_b64(name + len, get_unaligned_le32(key + i));
-	for (; i + 3 <= keylen; i += 3, len += 4)
-		kmc_put_b64(name + len,
-			    key[i] | key[i + 1] << 8 | key[i + 2] << 16);
-	if (i < keylen) {
-		acc = key[i];
-		if (i + 1 < keylen)
-			acc |= key[i + 1] << 8;
-		kmc_put_b64(name + len, acc);
-		len += 4;
-	}
+	for (i = 0; i < keylen; i += 3, len += 4)
+		kmc_put_b64(name + len, kmc_b64_group(key, keylen, i));
 	return len;
+}
+
+/* Base64's pad digit: the bytes the short last group lacks. */
+static unsigned int kmc_b64_pad(unsigned int keylen)
+{
+	return DIV_ROUND_UP(keylen, 3) * 3 - keylen;
+}
+
+/*
+ * The name cachefiles_cook_key() gives @key: returns its type letter ('D',
+ * 'S', 'T' or 'E') and puts its length, without the NUL, in *@len; or
+ * -ENAMETOOLONG for a key cachefiles cannot take.
+ */
+static int kmc_cook_plan(const u8 *key, unsigned int keylen,
+			 unsigned int *len)
+{
+	unsigned int nbe, nle, b64len;
+
+	if (keylen > KMC_KEY_MAX)
+		return -ENAMETOOLONG;
+	if (kmc_key_printable(key, keylen)) {
+		*len = keylen + 1;
+		return 'D';
+	}
+	b64len = 2 + 4 * DIV_ROUND_UP(keylen, 3);
+	kmc_word_name_lengths(key, keylen, b64len, &nbe, &nle);
+	/* Either is short: the loop ran to the end, both lengths are whole. */
+	if (nbe < b64len || nle < b64len) {
+		*len = min(nbe, nle);
+		return nbe <= nle ? 'S' : 'T';
+	}
+	*len = b64len;
+	return 'E';
 }
 
 /*
@@ -166,33 +211,23 @@ static int kmc_cook_base64(const u8 *key, unsigned int keylen,
  */
 int kmc_cook_key(const u8 *key, unsigned int keylen, char *name, size_t size)
 {
-	unsigned int nbe, nle, b64len, pad;
-	int len;
+	unsigned int len;
+	int type = kmc_cook_plan(key, keylen, &len);
 
-	if (keylen > KMC_KEY_MAX)
-		return -ENAMETOOLONG;
-
-	if (kmc_key_printable(key, keylen)) {
-		if (size < keylen + 2)
-			return -ENOSPC;
+	if (type < 0)
+		return type;
+	if (size < len + 1)
+		return -ENOSPC;
+	switch (type) {
+	case 'D':
 		name[0] = 'D';
 		memcpy(name + 1, key, keylen);
-		name[keylen + 1] = '\0';
-		return keylen + 1;
-	}
-
-	b64len = DIV_ROUND_UP(keylen, 3);
-	pad = b64len * 3 - keylen;
-	b64len = 2 + b64len * 4;
-	kmc_word_name_lengths(key, keylen, b64len, &nbe, &nle);
-	if (nbe < b64len || nle < b64len) {
-		if (size < min(nbe, nle) + 1)
-			return -ENOSPC;
-		len = kmc_cook_words(key, keylen, nbe <= nle, name);
-	} else {
-		if (size < b64len + 1)
-			return -ENOSPC;
-		len = kmc_cook_base64(key, keylen, pad, name);
+		break;
+	case 'E':
+		kmc_cook_base64(key, keylen, kmc_b64_pad(keylen), name);
+		break;
+	default:
+		kmc_cook_words(key, keylen, type == 'S', name);
 	}
 	name[len] = '\0';
 	return len;
@@ -286,6 +321,62 @@ static int kmc_uncook_base64(const char *p, const char *end, u8 *key,
 }
 
 /*
+ * An S or T name that kmc_cook_plan() says @key gives, type and length:
+ * compared word by word as each is cooked.  The words add up to that
+ * length, so no compare reads past @name.
+ */
+static bool kmc_words_match(const u8 *key, unsigned int keylen,
+			    const char *name)
+{
+	char piece[9];	/* ',' or the type letter, eight hex digits */
+	unsigned int i, n, off;
+	bool be = name[0] == 'S';
+
+	for (i = 0, off = 0; i < keylen; i += 4, off += n) {
+		n = kmc_cook_word(key, keylen, i, be, piece);
+		if (memcmp(name + off, piece, n))
+			return false;
+	}
+	return true;
+}
+
+/* kmc_words_match() for an E name: the pad digit, then each group. */
+static bool kmc_base64_match(const u8 *key, unsigned int keylen,
+			     const char *name)
+{
+	char piece[4];
+	unsigned int i, off;
+
+	if (name[1] != (char)('0' + kmc_b64_pad(keylen)))
+		return false;
+	for (i = 0, off = 2; i < keylen; i += 3, off += 4) {
+		kmc_put_b64(piece, kmc_b64_group(key, keylen, i));
+		if (memcmp(name + off, piece, sizeof(piece)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * kmc_cook_key(@key) == @name, without a cooked copy: that would take
+ * KMC_COOKED_MAX + 1 bytes of stack.
+ */
+static bool kmc_cooks_to(const u8 *key, unsigned int keylen,
+			 const char *name, size_t namelen)
+{
+	unsigned int len;
+	int type = kmc_cook_plan(key, keylen, &len);
+
+	if (type < 0 || len != namelen || name[0] != type)
+		return false;
+	if (type == 'D')
+		return !memcmp(name + 1, key, keylen);
+	if (type == 'E')
+		return kmc_base64_match(key, keylen, name);
+	return kmc_words_match(key, keylen, name);
+}
+
+/*
  * Decode the cooked name @name (@namelen bytes, no NUL needed) into @key.
  * S and T names give whole 32-bit words.  A name that cachefiles would never
  * produce (bad digits, leading zeros, a key that would cook differently) is
@@ -294,7 +385,6 @@ static int kmc_uncook_base64(const char *p, const char *end, u8 *key,
 int kmc_uncook_key(const char *name, size_t namelen, u8 *key, size_t size)
 {
 	const char *end = name + namelen;
-	char cooked[KMC_COOKED_MAX + 1];
 	int len;
 
 	if (namelen < 1 || namelen > KMC_COOKED_MAX)
@@ -322,8 +412,7 @@ int kmc_uncook_key(const char *name, size_t namelen, u8 *key, size_t size)
 	if (len < 0)
 		return len;
 
-	if (kmc_cook_key(key, len, cooked, sizeof(cooked)) != (int)namelen ||
-	    memcmp(cooked, name, namelen) != 0)
+	if (!kmc_cooks_to(key, len, name, namelen))
 		return -EINVAL;
 	return len;
 }
