@@ -101,11 +101,29 @@ static int kmc_path_add(char *path, size_t size, size_t *off, const char *s,
 	return 0;
 }
 
+/*
+ * "I<vkey>/" at *@off, the name written in place: a copy would take
+ * KMC_VOLUME_DIR_SIZE bytes of stack.  Same invariant as kmc_path_add().
+ */
+static int kmc_path_add_volume(char *path, size_t size, size_t *off,
+			       const char *vkey, size_t vkeylen)
+{
+	int len = kmc_volume_dir_name(vkey, vkeylen, path + *off, size - *off);
+
+	if (len < 0)
+		return len;
+	if (size - *off < (size_t)len + 2)
+		return -ENOSPC;
+	*off += len;
+	path[(*off)++] = '/';
+	return 0;
+}
+
 /* "cache/I<vkey>/@xx/" at the start of @path; returns its length. */
 static int kmc_object_dir(const char *vkey, size_t vkeylen, u32 key_hash,
 			  char *path, size_t size)
 {
-	char comp[KMC_VOLUME_DIR_SIZE];
+	char fanout[KMC_FANOUT_NAME_LEN + 1];
 	size_t off = 0;
 	int ret;
 
@@ -113,14 +131,11 @@ static int kmc_object_dir(const char *vkey, size_t vkeylen, u32 key_hash,
 			   sizeof(KMC_CACHE_DIR) - 1);
 	if (ret < 0)
 		return ret;
-	ret = kmc_volume_dir_name(vkey, vkeylen, comp, sizeof(comp));
+	ret = kmc_path_add_volume(path, size, &off, vkey, vkeylen);
 	if (ret < 0)
 		return ret;
-	ret = kmc_path_add(path, size, &off, comp, (size_t)ret);
-	if (ret < 0)
-		return ret;
-	kmc_fanout_name(kmc_fanout_index(key_hash), comp, sizeof(comp));
-	ret = kmc_path_add(path, size, &off, comp, KMC_FANOUT_NAME_LEN);
+	kmc_fanout_name(kmc_fanout_index(key_hash), fanout, sizeof(fanout));
+	ret = kmc_path_add(path, size, &off, fanout, KMC_FANOUT_NAME_LEN);
 	return ret < 0 ? ret : (int)off;
 }
 
