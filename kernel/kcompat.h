@@ -17,6 +17,7 @@
 #include <linux/atomic.h>
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
+#include <linux/compiler_types.h>
 #include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/errno.h>

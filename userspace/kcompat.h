@@ -17,6 +17,7 @@
 #define KMIRROR_KCOMPAT_H
 
 #include "kcompat/types.h"
+#include "kcompat/compiler_types.h"
 #include "kcompat/kernel.h"
 #include "kcompat/byteorder.h"
 #include "kcompat/bitops.h"
