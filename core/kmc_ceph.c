@@ -510,14 +510,16 @@ static int kmc_ceph_opt_ns(struct kmc_ceph_mount *m, struct kmc_ceph_span v)
 	return 0;
 }
 
-/* ip=: one address, checked and not kept (net/ceph/ceph_common.c:431). */
+/*
+ * ip=: one address, checked and not kept (net/ceph/ceph_common.c:431);
+ * its own diagnosis is not kept either, so none is asked for.
+ */
 static int kmc_ceph_opt_ip(struct kmc_ceph_mount *m, struct kmc_ceph_span v)
 {
-	struct kmc_ceph_diag d = { 0 };
 	struct kmc_ceph_addr a;
 	unsigned int n;
 
-	if (kmc_ceph_parse_ips(v.ptr, v.len, ',', &a, 1, &n, &d))
+	if (kmc_ceph_parse_ips(v.ptr, v.len, ',', &a, 1, &n, NULL))
 		return kmc_ceph_fail(&m->diag, KMC_CEPH_E_OPT_IP, v.ptr, v.len);
 	return 0;
 }
@@ -617,15 +619,13 @@ static int kmc_ceph_options(struct kmc_ceph_mount *m, const char *o, size_t n)
 /*
  * ceph_fscache_register_fs() (fs/ceph/cache.c:94): "ceph,%pU[,uniq]" must
  * pass fscache (else the mount fails) and, to be cached at all,
- * cachefiles.
+ * cachefiles.  "ceph,%pU," is hex digits, '-' and ',', which both take:
+ * only the length and uniq's bytes can fail, so they are checked without
+ * building the key (KMC_VOLUME_KEY_MAX + 1 bytes of stack).
  */
 static int kmc_ceph_check_volume(struct kmc_ceph_mount *m)
 {
-	char key[KMC_VOLUME_KEY_MAX + 1];
-	static const u8 zero[KMC_CEPH_FSID_LEN];
-	const u8 *fsid = kmc_ceph_fsid(m) ? kmc_ceph_fsid(m) : zero;
 	size_t klen = KMC_CEPH_VOLUME_BASE_LEN;
-	int ret;
 
 	if (m->uniq.len)
 		klen += 1 + m->uniq.len;
@@ -634,12 +634,11 @@ static int kmc_ceph_check_volume(struct kmc_ceph_mount *m)
 			      m->uniq.len);
 		return -ENAMETOOLONG;
 	}
-	ret = kmc_ceph_volume_key(fsid, m->uniq.ptr, m->uniq.len, key,
-				  sizeof(key));
-	if (ret < 0 || kmc_volume_key_check(key, ret))
+	if (kmc_volume_key_check(m->uniq.ptr, m->uniq.len))
 		return kmc_ceph_fail(&m->diag, KMC_CEPH_E_VOLUME_KEY,
 				     m->uniq.ptr, m->uniq.len);
-	if (kmc_volume_key_check_cachefiles(key, ret))
+	if (klen > KMC_VOLUME_KEY_CACHEFILES_MAX ||
+	    kmc_volume_key_check_cachefiles(m->uniq.ptr, m->uniq.len))
 		kmc_ceph_quirk(&m->diag, KMC_CEPH_S_VOLUME_UNCACHED,
 			       m->uniq.ptr, m->uniq.len);
 	return 0;
