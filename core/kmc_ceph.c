@@ -564,10 +564,12 @@ static int kmc_ceph_apply(struct kmc_ceph_mount *m,
 
 /*
  * vfs_parse_fs_param(): superblock flags first, then libceph's table,
- * then ceph's; an unknown key is refused.
+ * then ceph's; an unknown key is refused.  Not inlined: what the options
+ * need (fsid and ip parsers) would add to the frame of kmc_ceph_parse(),
+ * which parses the source as well.
  */
-static int kmc_ceph_param(struct kmc_ceph_mount *m,
-			  const struct kmc_ceph_param *p)
+static noinline_for_stack int kmc_ceph_param(struct kmc_ceph_mount *m,
+					     const struct kmc_ceph_param *p)
 {
 	const struct kmc_ceph_opt *o;
 	bool negated;
