@@ -196,10 +196,12 @@ static void kmc_in6_finish(const struct kmc_in6 *v, u8 *out)
 /*
  * in6_pton() from index @i: up to eight hex groups, one "::", an
  * optional dotted IPv4 tail, ended by the delimiter or the end (whose
- * index goes to @end).  0 or -EINVAL.
+ * index goes to @end).  0 or -EINVAL.  Not inlined: its working state
+ * would add to the frame of kmc_ceph_parse_ips().
  */
-static int kmc_ceph_in6(const struct kmc_ip_text *t, size_t i, u8 *out,
-			size_t *end, u32 *style)
+static noinline_for_stack int kmc_ceph_in6(const struct kmc_ip_text *t,
+					   size_t i, u8 *out, size_t *end,
+					   u32 *style)
 {
 	struct kmc_in6 v = { .dc = -1, .tok = i,
 		.state = KMC_IP_COLON12 | KMC_IP_XDIGIT | KMC_IP_NOWORD };
