@@ -175,6 +175,9 @@ struct kc_inode {
 	struct kc_inode		*parent;	/* last name, table lock */
 	char			*name;
 	_Atomic(struct kc_icache *) ic;		/* regular files, or NULL */
+	atomic_uint		fd_waiters;	/* handlers out of descriptors
+						 * with this directory locked
+						 * (struct kc_fd_waiter) */
 };
 
 struct kc_fs;
@@ -308,7 +311,23 @@ void kc_inode_unname(struct kc_fs *fs, struct kc_inode *in,
 		     struct kc_inode *dir, const char *name);
 int kc_inode_check_name(struct kc_fs *fs, struct kc_inode *in);
 void kc_procname(char *buf, size_t size, int fd);
-bool kc_fd_wait(struct kc_fs *fs, int *tries);
+/*
+ * A handler out of descriptors, waiting for the kernel to forget names and
+ * so close theirs.  @locked: the directory the kernel holds locked over the
+ * request (lookup, create), or NULL.  Forgetting a name takes its
+ * directory's lock, so while the handler waits no name in @locked is asked
+ * for: the kernel could only forget it once this very request ended.
+ */
+struct kc_fd_waiter {
+	struct kc_fs	*fs;
+	struct kc_inode	*locked;
+	int		tries;
+};
+
+/* errno EMFILE or ENFILE: wait a little and say to try again (bounded). */
+bool kc_fd_wait(struct kc_fd_waiter *w);
+/* After the last try (errno untouched). */
+void kc_fd_wait_end(struct kc_fd_waiter *w);
 bool kc_itable_full(struct kc_fs *fs);
 void kc_itable_evict(struct kc_fs *fs);
 

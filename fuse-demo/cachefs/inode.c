@@ -19,7 +19,9 @@
  *    up lately (a clock sweep over the table, fuse_lowlevel_notify_inval_
  *    entry() through notify.c): the kernel's forget then closes them.  A
  *    lookup or open that meets EMFILE waits a little for that and tries
- *    again (kc_fd_wait()).
+ *    again (kc_fd_wait()); names in the directory the kernel holds locked
+ *    for that request are left alone meanwhile, as the kernel could only
+ *    forget them once the request ended.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -204,9 +206,10 @@ int kc_do_lookup(fuse_req_t req, struct kc_inode *dir, const char *name,
 		 struct fuse_entry_param *e)
 {
 	struct kc_fs *fs = kc_fs(req);
+	struct kc_fd_waiter w = { fs, dir, 0 };
 	struct kc_creds cr;
 	struct kc_inode *in;
-	int fd, err = 0, tries = 0;
+	int fd, err = 0;
 
 	memset(e, 0, sizeof(*e));
 	e->attr_timeout = fs->cfg.attr_timeout;
@@ -214,7 +217,8 @@ int kc_do_lookup(fuse_req_t req, struct kc_inode *dir, const char *name,
 	kc_creds_take(req, &cr);
 	do {
 		fd = openat(dir->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	} while (fd < 0 && kc_fd_wait(fs, &tries));
+	} while (fd < 0 && kc_fd_wait(&w));
+	kc_fd_wait_end(&w);
 	if (fd < 0 || fstatat(fd, "", &e->attr,
 			      AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		err = errno;
@@ -341,15 +345,24 @@ int kc_inode_check_name(struct kc_fs *fs, struct kc_inode *in)
 /*
  * Out of descriptors (errno EMFILE or ENFILE)?  Have the housekeeper
  * evict, wait a little and say to try again, up to KC_FD_TRIES times.
+ * From the first wait on, names in the directory the kernel holds locked
+ * for this request are not evicted (kc_evict_pick(), the notifier).
  */
-bool kc_fd_wait(struct kc_fs *fs, int *tries)
+bool kc_fd_wait(struct kc_fd_waiter *w)
 {
-	if ((errno != EMFILE && errno != ENFILE) || *tries >= KC_FD_TRIES)
+	if ((errno != EMFILE && errno != ENFILE) || w->tries >= KC_FD_TRIES)
 		return false;
-	(*tries)++;
-	kc_cull_kick(fs);
+	if (!w->tries++ && w->locked)
+		atomic_fetch_add(&w->locked->fd_waiters, 1);
+	kc_cull_kick(w->fs);
 	usleep(KC_FD_WAIT_US);
 	return true;
+}
+
+void kc_fd_wait_end(struct kc_fd_waiter *w)
+{
+	if (w->tries && w->locked)
+		atomic_fetch_sub(&w->locked->fd_waiters, 1);
 }
 
 /* Is the inode table at its descriptor budget? */
@@ -378,6 +391,8 @@ static bool kc_evict_pick(struct kc_inode *in, struct kc_evict *e)
 {
 	if (!in->nlookup || !in->parent || !in->name)
 		return false;
+	if (atomic_load(&in->parent->fd_waiters))
+		return false;	/* locked by a request that waits for fds */
 	if (in->used) {
 		in->used = false;	/* a second chance */
 		return false;

@@ -47,6 +47,19 @@ static void kc_notice_send(struct kc_fs *fs, const struct kc_notice *e)
 		fuse_lowlevel_notify_inval_inode(fs->se, ino, 0, 0);
 }
 
+/*
+ * Forgetting a name takes its directory's lock in the kernel.  A request
+ * that holds that lock and waits for descriptors (struct kc_fd_waiter)
+ * would then wait for this very notice: the notice is dropped instead
+ * (eviction is best effort: the clock hand comes round again).  A handler
+ * that starts waiting just after this check still costs the notifier one
+ * wait of KC_FD_TRIES tries, no more.
+ */
+static bool kc_notice_blocked(const struct kc_notice *e)
+{
+	return e->name && atomic_load(&e->in->fd_waiters);
+}
+
 struct kc_notifier {
 	pthread_mutex_t		lock;
 	pthread_cond_t		queued, sent;
@@ -73,7 +86,7 @@ static void *kc_notifier_main(void *arg)
 		if (!n->head)
 			n->tail = &n->head;
 		pthread_mutex_unlock(&n->lock);
-		if (!n->stop)
+		if (!n->stop && !kc_notice_blocked(e))
 			kc_notice_send(fs, e);
 		kc_inode_unpin(e->in);
 		pthread_mutex_lock(&n->lock);

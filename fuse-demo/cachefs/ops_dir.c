@@ -38,8 +38,9 @@ static void kc_dir_free(struct kc_fs *fs, struct kc_handle *h)
 void kc_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct kc_dir *d = calloc(1, sizeof(*d));
+	struct kc_fd_waiter w = { kc_fs(req), NULL, 0 };
 	struct kc_creds cr;
-	int fd, err, tries = 0;
+	int fd, err;
 
 	if (!d) {
 		fuse_reply_err(req, ENOMEM);
@@ -48,7 +49,8 @@ void kc_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	kc_creds_take(req, &cr);
 	do {
 		fd = openat(kc_inode(req, ino)->fd, ".", O_RDONLY | O_CLOEXEC);
-	} while (fd < 0 && kc_fd_wait(kc_fs(req), &tries));
+	} while (fd < 0 && kc_fd_wait(&w));
+	kc_fd_wait_end(&w);
 	err = fd < 0 ? errno : 0;
 	kc_creds_drop(&cr);
 	if (!err && !(d->dp = fdopendir(fd))) {

@@ -126,15 +126,17 @@ static int kc_open_source(fuse_req_t req, struct kc_inode *in,
 	struct kc_change ch = { .kind = KC_CH_SIZE };
 	struct kc_fs *fs = kc_fs(req);
 	struct kc_icache *ic = NULL;
+	struct kc_fd_waiter w = { fs, NULL, 0 };
 	struct kc_creds cr;
-	int fd, err, tries = 0;
+	int fd, err;
 
 	if ((flags & O_TRUNC) && S_ISREG(in->type))
 		ic = kc_change_begin(fs, in);
 	kc_creds_take(req, &cr);
 	do {
 		fd = open(proc, kc_source_flags(flags));
-	} while (fd < 0 && kc_fd_wait(fs, &tries));
+	} while (fd < 0 && kc_fd_wait(&w));
+	kc_fd_wait_end(&w);
 	err = errno;
 	kc_creds_drop(&cr);
 	kc_change_end(fs, ic, in, fd, &ch);
@@ -174,16 +176,18 @@ void kc_op_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 {
 	struct kc_fs *fs = kc_fs(req);
 	struct fuse_entry_param e;
+	struct kc_fd_waiter w = { fs, kc_inode(req, parent), 0 };
 	struct kc_inode *in;
 	struct kc_creds cr;
 	struct kc_file *f;
-	int fd, err, tries = 0;
+	int fd, err;
 
 	kc_creds_take(req, &cr);
 	do {
-		fd = openat(kc_inode(req, parent)->fd, name,
+		fd = openat(w.locked->fd, name,
 			    kc_source_flags(fi->flags | O_CREAT), mode);
-	} while (fd < 0 && kc_fd_wait(fs, &tries));
+	} while (fd < 0 && kc_fd_wait(&w));
+	kc_fd_wait_end(&w);
 	err = errno;
 	kc_creds_drop(&cr);
 	if (fd < 0) {
