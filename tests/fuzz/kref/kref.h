@@ -74,26 +74,7 @@ static inline u64 div_u64(u64 dividend, u32 divisor)
 #define ilog2(n) (63 - __builtin_clzll((unsigned long long)(n)))
 
 /* Bit operations on one unsigned long, as the cache's flags use them. */
-static inline bool test_bit(int nr, const unsigned long *a)
-{
-	return *a & (1UL << nr);
-}
-static inline void set_bit(int nr, unsigned long *a) { *a |= 1UL << nr; }
-static inline void clear_bit(int nr, unsigned long *a) { *a &= ~(1UL << nr); }
-static inline bool test_and_set_bit(int nr, unsigned long *a)
-{
-	bool old = test_bit(nr, a);
-
-	set_bit(nr, a);
-	return old;
-}
-static inline bool test_and_clear_bit(int nr, unsigned long *a)
-{
-	bool old = test_bit(nr, a);
-
-	clear_bit(nr, a);
-	return old;
-}
+#include "../../shim/bitops_1t.h"
 
 typedef struct { long counter; } atomic_long_t;
 #define atomic_long_read(v) ((v)->counter)
