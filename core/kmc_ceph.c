@@ -91,19 +91,19 @@ const char *kmc_ceph_reason(enum kmc_ceph_code code)
 {
 	return kmc_ceph_text(code)->reason;
 }
-EXPORT_SYMBOL(kmc_ceph_reason);
+EXPORT_SYMBOL_IF_KUNIT(kmc_ceph_reason);
 
 const char *kmc_ceph_code_name(enum kmc_ceph_code code)
 {
 	return kmc_ceph_text(code)->name;
 }
-EXPORT_SYMBOL(kmc_ceph_code_name);
+EXPORT_SYMBOL_IF_KUNIT(kmc_ceph_code_name);
 
 const char *kmc_ceph_kernel_msg(enum kmc_ceph_code code)
 {
 	return kmc_ceph_text(code)->kmsg;
 }
-EXPORT_SYMBOL(kmc_ceph_kernel_msg);
+EXPORT_SYMBOL_IF_KUNIT(kmc_ceph_kernel_msg);
 
 static bool kmc_ceph_span_eq(struct kmc_ceph_span a, const char *s,
 			     size_t len)
@@ -167,7 +167,7 @@ bool kmc_ceph_fsid_canonical(const char *s, size_t len)
 	}
 	return true;
 }
-EXPORT_SYMBOL(kmc_ceph_fsid_canonical);
+EXPORT_SYMBOL_IF_KUNIT(kmc_ceph_fsid_canonical);
 
 /* ----- paths: canonicalize_path() of fs/ceph/super.c ----- */
 
@@ -211,7 +211,7 @@ int kmc_ceph_path(const struct kmc_ceph_mount *m, char *buf, size_t size)
 	/* Writes at most path_len + 1 bytes (the NUL included). */
 	return kmc_ceph_canon_path(m->path.ptr, m->path.len, buf);
 }
-EXPORT_SYMBOL(kmc_ceph_path);
+EXPORT_SYMBOL_IF_KUNIT(kmc_ceph_path);
 
 /* ----- the source: ceph_parse_source() of fs/ceph/super.c ----- */
 
@@ -705,13 +705,13 @@ int kmc_ceph_parse(const char *src, size_t src_len, const char *opts,
 	m->diag.where = m->diag.quirk_where;
 	return -EINVAL;
 }
-EXPORT_SYMBOL(kmc_ceph_parse);
+EXPORT_SYMBOL_IF_KUNIT(kmc_ceph_parse);
 
 struct kmc_ceph_span kmc_ceph_name(const struct kmc_ceph_mount *m)
 {
 	return m->opt_name.ptr ? m->opt_name : m->src_name;
 }
-EXPORT_SYMBOL(kmc_ceph_name);
+EXPORT_SYMBOL_IF_KUNIT(kmc_ceph_name);
 
 const u8 *kmc_ceph_fsid(const struct kmc_ceph_mount *m)
 {
@@ -719,7 +719,7 @@ const u8 *kmc_ceph_fsid(const struct kmc_ceph_mount *m)
 		return m->src_fsid;
 	return m->have_opt_fsid ? m->opt_fsid : NULL;
 }
-EXPORT_SYMBOL(kmc_ceph_fsid);
+EXPORT_SYMBOL_IF_KUNIT(kmc_ceph_fsid);
 
 /* ----- formatting: %pU (lib/vsprintf.c) ----- */
 
@@ -735,7 +735,7 @@ void kmc_ceph_format_fsid(const u8 *fsid, char *buf)
 	}
 	*buf = '\0';
 }
-EXPORT_SYMBOL(kmc_ceph_format_fsid);
+EXPORT_SYMBOL_IF_KUNIT(kmc_ceph_format_fsid);
 
 int kmc_ceph_volume_key(const u8 *fsid, const char *uniq, size_t uniq_len,
 			char *buf, size_t size)

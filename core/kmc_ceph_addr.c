@@ -505,4 +505,4 @@ int kmc_ceph_format_addr(const struct kmc_ceph_addr *a, char *buf,
 	buf[p - tmp] = '\0';
 	return p - tmp;
 }
-EXPORT_SYMBOL(kmc_ceph_format_addr);
+EXPORT_SYMBOL_IF_KUNIT(kmc_ceph_format_addr);

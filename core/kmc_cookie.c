@@ -70,4 +70,4 @@ void kmc_cookie_update_aux(u8 *aux, unsigned int aux_len, s64 *size,
 	if (new_size)
 		*size = *new_size;
 }
-EXPORT_SYMBOL(kmc_cookie_update_aux);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_update_aux);

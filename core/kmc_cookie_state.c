@@ -39,7 +39,6 @@ const s8 kmc_cookie_transitions[KMC_COOKIE_STATE__NR][KMC_CEV__NR] = {
 	[R] = { X, X,  X,   X,   X,  X, X, X,  X,  X,  X, X,  D,  X },
 	[D] = { X, X,  X,   X,   X,  X, X, X,  X,  X,  X, X,  X,  X },
 };
-EXPORT_SYMBOL(kmc_cookie_transitions);
 
 static const char *const kmc_cookie_state_names[KMC_COOKIE_STATE__NR] = {
 	[Q] = "QUIESCENT",	[L] = "LOOKING_UP",	[C] = "CREATING",
@@ -92,19 +91,19 @@ char kmc_cookie_state_char(int state)
 {
 	return kmc_state_ok(state) ? KMC_COOKIE_STATE_CHARS[state] : '?';
 }
-EXPORT_SYMBOL(kmc_cookie_state_char);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_state_char);
 
 const char *kmc_cookie_state_name(int state)
 {
 	return kmc_state_ok(state) ? kmc_cookie_state_names[state] : "?";
 }
-EXPORT_SYMBOL(kmc_cookie_state_name);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_state_name);
 
 const char *kmc_cookie_event_name(int event)
 {
 	return kmc_event_ok(event) ? kmc_cookie_event_names[event] : "?";
 }
-EXPORT_SYMBOL(kmc_cookie_event_name);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_event_name);
 
 /* Index of the name equal to @len bytes of @name, or -EINVAL. */
 static int kmc_name_lookup(const char *const *names, int nr,
@@ -125,13 +124,13 @@ int kmc_cookie_state_parse(const char *name, size_t len)
 	return kmc_name_lookup(kmc_cookie_state_names, KMC_COOKIE_STATE__NR,
 			       name, len);
 }
-EXPORT_SYMBOL(kmc_cookie_state_parse);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_state_parse);
 
 int kmc_cookie_event_parse(const char *name, size_t len)
 {
 	return kmc_name_lookup(kmc_cookie_event_names, KMC_CEV__NR, name, len);
 }
-EXPORT_SYMBOL(kmc_cookie_event_parse);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_event_parse);
 
 /* Every helper starts from an empty step. */
 static void kmc_step_init(struct kmc_cookie_step *s)
@@ -170,7 +169,7 @@ int kmc_cookie_apply(int state, unsigned long *flags,
 	*flags = (*flags & ~s->clear) | s->set;
 	return next;
 }
-EXPORT_SYMBOL(kmc_cookie_apply);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_apply);
 
 /* fscache_cookie_lookup_negative(): nothing on disk, nothing to read. */
 int kmc_cookie_lookup_negative(int state, struct kmc_cookie_step *s)
@@ -204,14 +203,14 @@ bool kmc_cookie_enabled(unsigned long flags)
 {
 	return !(flags & KMC_CF(DISABLED));
 }
-EXPORT_SYMBOL(kmc_cookie_enabled);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_enabled);
 
 /* fscache_alloc_cookie(): "if (object_size == 0) NO_DATA_TO_READ". */
 unsigned long kmc_cookie_init_flags(s64 object_size)
 {
 	return object_size == 0 ? KMC_CF(NO_DATA_TO_READ) : 0;
 }
-EXPORT_SYMBOL(kmc_cookie_init_flags);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_init_flags);
 
 /*
  * fscache_begin_cookie_access(): no access unless IS_CACHING; then take
@@ -228,7 +227,7 @@ bool kmc_cookie_begin_access(unsigned long flags, bool cache_live,
 	s->action |= KMC_CA_END_ACCESS;
 	return false;
 }
-EXPORT_SYMBOL(kmc_cookie_begin_access);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_begin_access);
 
 /*
  * fscache_end_cookie_access(): queue the state machine when the last
@@ -318,7 +317,7 @@ void kmc_cookie_update(struct kmc_cookie_step *s)
 	s->action = KMC_CA_UPDATE_AUX;
 	s->set = KMC_CF(NEEDS_UPDATE);
 }
-EXPORT_SYMBOL(kmc_cookie_update);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_update);
 
 /*
  * __fscache_unuse_cookie(): update first (even on a disabled cookie), then
@@ -612,21 +611,21 @@ enum kmc_object_fate kmc_cookie_object_fate(unsigned long flags, bool tmpfile,
 	s->clear |= flags & dirty;
 	return KMC_OBJECT_COMMIT;
 }
-EXPORT_SYMBOL(kmc_cookie_object_fate);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_object_fate);
 
 /* jiffies + fscache_lru_cookie_timeout, in ms. */
 u64 kmc_cookie_lru_deadline(u64 unused_at_ms)
 {
 	return unused_at_ms + KMC_COOKIE_LRU_TIMEOUT_MS;
 }
-EXPORT_SYMBOL(kmc_cookie_lru_deadline);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_lru_deadline);
 
 /* !time_before(now, deadline): signed difference, like time_before64(). */
 bool kmc_cookie_lru_expired(u64 unused_at_ms, u64 now_ms)
 {
 	return (s64)(now_ms - kmc_cookie_lru_deadline(unused_at_ms)) >= 0;
 }
-EXPORT_SYMBOL(kmc_cookie_lru_expired);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_lru_expired);
 
 /*
  * fscache_cookie_lru_do_one(): only an ACTIVE cookie, unused for the whole

@@ -57,7 +57,7 @@ unsigned int kmc_cull_percent(const struct kmc_cull *c,
 
 	return p ? *p : 0;
 }
-EXPORT_SYMBOL(kmc_cull_percent);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cull_percent);
 
 /*
  * Would cachefiles_daemon_<which>() accept @percent now?  Each setter only
@@ -93,7 +93,6 @@ int kmc_cull_check_percent(const struct kmc_cull *c,
 	}
 	return ok ? 0 : -EINVAL;
 }
-EXPORT_SYMBOL(kmc_cull_check_percent);
 
 /* Set @which to @percent if the ordering rules allow it; else -EINVAL. */
 int kmc_cull_set_percent(struct kmc_cull *c, enum kmc_cull_limit which,
@@ -125,7 +124,7 @@ int kmc_cull_validate(const struct kmc_cull *c)
 		return -ERANGE;
 	return 0;
 }
-EXPORT_SYMBOL(kmc_cull_validate);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cull_validate);
 
 /*
  * The statfs part of cachefiles_add_cache() (cache.c:87-124): -ERANGE for
@@ -228,7 +227,7 @@ int kmc_cull_has_space(struct kmc_cull *c, const struct kmc_statfs *st,
 	}
 	return level == KMC_LEVEL_STOP ? -ENOBUFS : 0;
 }
-EXPORT_SYMBOL(kmc_cull_has_space);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cull_has_space);
 
 /* The block count cachefiles asks for a write of @len bytes: whole pages. */
 unsigned int kmc_cull_write_pages(u64 len)
@@ -251,4 +250,4 @@ const char *kmc_cull_limit_name(enum kmc_cull_limit which)
 		return "?";
 	return kmc_cull_names[which];
 }
-EXPORT_SYMBOL(kmc_cull_limit_name);
+EXPORT_SYMBOL_IF_KUNIT(kmc_cull_limit_name);

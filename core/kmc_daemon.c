@@ -491,7 +491,6 @@ void kmc_daemon_apply(struct kmc_daemon *d, const struct kmc_daemon_cmd *cmd)
 		break;
 	}
 }
-EXPORT_SYMBOL(kmc_daemon_apply);
 
 /*
  * cachefiles_daemon_write() over the state alone: parse, apply, and return
@@ -512,7 +511,7 @@ ssize_t kmc_daemon_write(struct kmc_daemon *d, const char *data, size_t len,
 		return cmd->size_err;
 	return len;
 }
-EXPORT_SYMBOL(kmc_daemon_write);
+EXPORT_SYMBOL_IF_KUNIT(kmc_daemon_write);
 
 /*
  * cachefiles_add_cache() failed after "bind": the cache is not bound, but
@@ -522,4 +521,4 @@ void kmc_daemon_bind_failed(struct kmc_daemon *d)
 {
 	d->ready = false;
 }
-EXPORT_SYMBOL(kmc_daemon_bind_failed);
+EXPORT_SYMBOL_IF_KUNIT(kmc_daemon_bind_failed);

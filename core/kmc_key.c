@@ -416,4 +416,4 @@ int kmc_uncook_key(const char *name, size_t namelen, u8 *key, size_t size)
 		return -EINVAL;
 	return len;
 }
-EXPORT_SYMBOL(kmc_uncook_key);
+EXPORT_SYMBOL_IF_KUNIT(kmc_uncook_key);

@@ -70,7 +70,7 @@ int kmc_volume_dir_name(const char *vkey, size_t vkeylen, char *name,
 	name[vkeylen + 1] = '\0';
 	return (int)vkeylen + 1;
 }
-EXPORT_SYMBOL(kmc_volume_dir_name);
+EXPORT_SYMBOL_IF_KUNIT(kmc_volume_dir_name);
 
 /* sprintf(name, "@%02x", i) of cachefiles_acquire_volume(). */
 int kmc_fanout_name(unsigned int index, char *name, size_t size)
@@ -162,7 +162,7 @@ int kmc_object_path(const char *vkey, size_t vkeylen, u32 key_hash,
 		return -ENAMETOOLONG;
 	return off + ret;
 }
-EXPORT_SYMBOL(kmc_object_path);
+EXPORT_SYMBOL_IF_KUNIT(kmc_object_path);
 
 /* sprintf(nbuffer, "%08x%08x", seconds, gravecounter) of bury_object(). */
 int kmc_grave_name(u32 seconds, u32 counter, char *name, size_t size)
@@ -188,7 +188,7 @@ int kmc_parse_volume_dir(const char *name, size_t len, const char **vkey,
 	*vkeylen = len - 1;
 	return 0;
 }
-EXPORT_SYMBOL(kmc_parse_volume_dir);
+EXPORT_SYMBOL_IF_KUNIT(kmc_parse_volume_dir);
 
 /* Inverse of kmc_fanout_name(): exactly "@" and two lower-case digits. */
 int kmc_parse_fanout(const char *name, size_t len)
@@ -201,7 +201,7 @@ int kmc_parse_fanout(const char *name, size_t len)
 		return -EINVAL;
 	return (int)v;
 }
-EXPORT_SYMBOL(kmc_parse_fanout);
+EXPORT_SYMBOL_IF_KUNIT(kmc_parse_fanout);
 
 /* An object name is any name kmc_uncook_key() accepts (it re-cooks). */
 int kmc_parse_object_name(const char *name, size_t len, u8 *key,
@@ -211,7 +211,7 @@ int kmc_parse_object_name(const char *name, size_t len, u8 *key,
 		return -EINVAL;
 	return kmc_uncook_key(name, len, key, size);
 }
-EXPORT_SYMBOL(kmc_parse_object_name);
+EXPORT_SYMBOL_IF_KUNIT(kmc_parse_object_name);
 
 /* Inverse of kmc_grave_name(): sixteen lower-case hex digits. */
 int kmc_parse_grave_name(const char *name, size_t len, u32 *seconds,
@@ -228,4 +228,4 @@ int kmc_parse_grave_name(const char *name, size_t len, u32 *seconds,
 	*counter = c;
 	return 0;
 }
-EXPORT_SYMBOL(kmc_parse_grave_name);
+EXPORT_SYMBOL_IF_KUNIT(kmc_parse_grave_name);

@@ -26,7 +26,7 @@ const char *kmc_ptc_rule_name(unsigned int verdict)
 		return NULL;
 	return kmc_ptc_rules[verdict];
 }
-EXPORT_SYMBOL(kmc_ptc_rule_name);
+EXPORT_SYMBOL_IF_KUNIT(kmc_ptc_rule_name);
 
 int kmc_ptc_rule_parse(const char *name, size_t len)
 {
@@ -39,4 +39,4 @@ int kmc_ptc_rule_parse(const char *name, size_t len)
 	}
 	return -EINVAL;
 }
-EXPORT_SYMBOL(kmc_ptc_rule_parse);
+EXPORT_SYMBOL_IF_KUNIT(kmc_ptc_rule_parse);

@@ -45,7 +45,7 @@ int kmc_volume_key_check_cachefiles(const char *key, size_t klen)
 		return -ENAMETOOLONG;
 	return 0;
 }
-EXPORT_SYMBOL(kmc_volume_key_check_cachefiles);
+EXPORT_SYMBOL_IF_KUNIT(kmc_volume_key_check_cachefiles);
 
 /*
  * fscache_alloc_volume(): buf[0] = klen, the key, a NUL, zeros up to
@@ -109,7 +109,7 @@ int kmc_volume_hash(const char *key, size_t klen, u32 *hash)
 	*hash = kmc_fold_hash(x, y);
 	return 0;
 }
-EXPORT_SYMBOL(kmc_volume_hash);
+EXPORT_SYMBOL_IF_KUNIT(kmc_volume_hash);
 
 /*
  * fscache_volume_same(): hash, length byte, then round_up(key[0] + 1, 4)
@@ -151,7 +151,7 @@ int kmc_volume_coherency_len(const void *data, size_t len)
 		return -EMSGSIZE;
 	return (int)len;
 }
-EXPORT_SYMBOL(kmc_volume_coherency_len);
+EXPORT_SYMBOL_IF_KUNIT(kmc_volume_coherency_len);
 
 /* Copy the coherency data the volume keeps; returns its length. */
 int kmc_volume_coherency_set(const void *data, size_t len, u8 *dst,
@@ -166,7 +166,7 @@ int kmc_volume_coherency_set(const void *data, size_t len, u8 *dst,
 	memcpy(dst, data, n);
 	return n;
 }
-EXPORT_SYMBOL(kmc_volume_coherency_set);
+EXPORT_SYMBOL_IF_KUNIT(kmc_volume_coherency_set);
 
 /*
  * __fscache_relinquish_volume(): invalidate wins over new data; new data
@@ -181,4 +181,4 @@ bool kmc_volume_coherency_update(u8 *cur, unsigned int cur_len,
 		memcpy(cur, data, cur_len);
 	return true;
 }
-EXPORT_SYMBOL(kmc_volume_coherency_update);
+EXPORT_SYMBOL_IF_KUNIT(kmc_volume_coherency_update);

@@ -75,7 +75,7 @@ int kmc_xattr_decode(const u8 *buf, size_t len, struct kmc_xattr *x)
 	x->aux = x->aux_len ? buf + KMC_XATTR_HDR_LEN : NULL;
 	return 0;
 }
-EXPORT_SYMBOL(kmc_xattr_decode);
+EXPORT_SYMBOL_IF_KUNIT(kmc_xattr_decode);
 
 /* Same for a volume xattr: whole header, bounded data, reserved == 0. */
 int kmc_vol_xattr_decode(const u8 *buf, size_t len, struct kmc_vol_xattr *v)
@@ -91,7 +91,7 @@ int kmc_vol_xattr_decode(const u8 *buf, size_t len, struct kmc_vol_xattr *v)
 	v->coherency = v->coherency_len ? buf + KMC_VOL_XATTR_HDR_LEN : NULL;
 	return 0;
 }
-EXPORT_SYMBOL(kmc_vol_xattr_decode);
+EXPORT_SYMBOL_IF_KUNIT(kmc_vol_xattr_decode);
 
 /* Explains the errors of the decoders; anything else is "unknown". */
 const char *kmc_xattr_strerror(int err)
@@ -115,7 +115,7 @@ const char *kmc_xattr_strerror(int err)
 		return "unknown xattr error";
 	}
 }
-EXPORT_SYMBOL(kmc_xattr_strerror);
+EXPORT_SYMBOL_IF_KUNIT(kmc_xattr_strerror);
 
 /*
  * The outcome of a failed check, as the kernel returns it: a getxattr error
@@ -195,7 +195,7 @@ const char *kmc_coherency_str(enum kmc_coherency why)
 		return "?";
 	return kmc_coherency_names[why];
 }
-EXPORT_SYMBOL(kmc_coherency_str);
+EXPORT_SYMBOL_IF_KUNIT(kmc_coherency_str);
 
 static const char *const kmc_content_names[KMC_CONTENT_NR] = {
 	[KMC_CONTENT_NO_DATA]		= "no_data",
@@ -212,4 +212,4 @@ const char *kmc_content_str(unsigned int content)
 		return "?";
 	return kmc_content_names[content];
 }
-EXPORT_SYMBOL(kmc_content_str);
+EXPORT_SYMBOL_IF_KUNIT(kmc_content_str);

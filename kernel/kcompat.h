@@ -32,5 +32,6 @@
 #include <linux/types.h>
 #include <asm/page.h>
 #include <asm/unaligned.h>
+#include <kunit/visibility.h>
 
 #endif /* _LINUX_KMIRROR_KCOMPAT_H */

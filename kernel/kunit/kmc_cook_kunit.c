@@ -161,4 +161,5 @@ static struct kunit_suite kmc_cook_suite = {
 kunit_test_suite(kmc_cook_suite);
 
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests of the kmirror core's cachefiles key cooking");

@@ -1123,4 +1123,5 @@ static struct kunit_suite kmc_cookie_state_suite = {
 kunit_test_suite(kmc_cookie_state_suite);
 
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests of the kmirror core's cookie state machine");

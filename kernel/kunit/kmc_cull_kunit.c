@@ -480,4 +480,5 @@ static struct kunit_suite kmc_cull_suite = {
 kunit_test_suite(kmc_cull_suite);
 
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests of the kmirror core's culling policy");

@@ -291,4 +291,5 @@ static struct kunit_suite kmc_layout_suite = {
 kunit_test_suite(kmc_layout_suite);
 
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests of the kmirror core's cachefiles layout");

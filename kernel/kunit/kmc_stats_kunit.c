@@ -66,4 +66,5 @@ static struct kunit_suite kmc_stats_suite = {
 kunit_test_suite(kmc_stats_suite);
 
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests of the kmirror core's fscache stats text");

@@ -21,9 +21,13 @@
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
-/* Symbols are exported by the shared library's default visibility. */
+/*
+ * Symbols are exported by the shared library's default visibility.  In the
+ * kernel, what only the KUnit suites call is exported to them alone.
+ */
 #define EXPORT_SYMBOL(sym)
 #define EXPORT_SYMBOL_GPL(sym)
+#define EXPORT_SYMBOL_IF_KUNIT(sym)
 
 #define __packed __attribute__((__packed__))
 #define fallthrough __attribute__((__fallthrough__))
