@@ -234,6 +234,20 @@ int kmc_cook_key(const u8 *key, unsigned int keylen, char *name, size_t size)
 }
 EXPORT_SYMBOL(kmc_cook_key);
 
+/*
+ * The length of @key's cooked name, without the NUL, or -ENAMETOOLONG: what
+ * a caller allocates for kmc_cook_key() (cachefiles keeps every object's
+ * name, so it allocates exactly that rather than KMC_COOKED_MAX + 1).
+ */
+int kmc_cooked_len(const u8 *key, unsigned int keylen)
+{
+	unsigned int len;
+	int type = kmc_cook_plan(key, keylen, &len);
+
+	return type < 0 ? type : (int)len;
+}
+EXPORT_SYMBOL(kmc_cooked_len);
+
 static int kmc_hex_value(char c)
 {
 	if (c >= '0' && c <= '9')

@@ -30,6 +30,8 @@
 #define KMC_UNCOOKED_MAX	round_up(KMC_KEY_MAX, 4)
 
 int kmc_cook_key(const u8 *key, unsigned int keylen, char *name, size_t size);
+/* The length kmc_cook_key() would return, without cooking. */
+int kmc_cooked_len(const u8 *key, unsigned int keylen);
 int kmc_uncook_key(const char *name, size_t namelen, u8 *key, size_t size);
 
 #endif

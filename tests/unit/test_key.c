@@ -35,6 +35,10 @@ static void test_cook_vectors(void **state)
 		    strcmp(name, v->name))
 			fail_msg("cook.vec line %d: got %s want %s", v->line,
 				 name, v->name);
+		/* what a caller allocates for it, told beforehand */
+		if (kmc_cooked_len(v->key, v->key_len) != (int)strlen(v->name))
+			fail_msg("cook.vec line %d: kmc_cooked_len %d", v->line,
+				 kmc_cooked_len(v->key, v->key_len));
 	}
 	assert_true(ARRAY_SIZE(kmv_cook) > 50);
 }
@@ -77,6 +81,7 @@ static void test_cook_refuses_long_key(void **state)
 	char name[KMC_COOKED_MAX + 1];
 
 	assert_int_equal(cook(key, KMC_KEY_MAX + 1, name), -ENAMETOOLONG);
+	assert_int_equal(kmc_cooked_len(key, KMC_KEY_MAX + 1), -ENAMETOOLONG);
 	assert_true(cook(key, KMC_KEY_MAX, name) > 0);
 }
 
