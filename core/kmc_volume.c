@@ -151,7 +151,7 @@ int kmc_volume_coherency_len(const void *data, size_t len)
 		return -EMSGSIZE;
 	return (int)len;
 }
-EXPORT_SYMBOL_IF_KUNIT(kmc_volume_coherency_len);
+EXPORT_SYMBOL(kmc_volume_coherency_len);
 
 /* Copy the coherency data the volume keeps; returns its length. */
 int kmc_volume_coherency_set(const void *data, size_t len, u8 *dst,
@@ -166,7 +166,7 @@ int kmc_volume_coherency_set(const void *data, size_t len, u8 *dst,
 	memcpy(dst, data, n);
 	return n;
 }
-EXPORT_SYMBOL_IF_KUNIT(kmc_volume_coherency_set);
+EXPORT_SYMBOL(kmc_volume_coherency_set);
 
 /*
  * __fscache_relinquish_volume(): invalidate wins over new data; new data
@@ -181,4 +181,4 @@ bool kmc_volume_coherency_update(u8 *cur, unsigned int cur_len,
 		memcpy(cur, data, cur_len);
 	return true;
 }
-EXPORT_SYMBOL_IF_KUNIT(kmc_volume_coherency_update);
+EXPORT_SYMBOL(kmc_volume_coherency_update);
