@@ -341,6 +341,17 @@ int kmc_cookie_unuse(int n_active, unsigned long flags, bool update,
 }
 EXPORT_SYMBOL(kmc_cookie_unuse);
 
+/* A pending invalidation's access ends: the count left. */
+static int kmc_sm_end_inval(unsigned long flags, int n_accesses,
+			    struct kmc_cookie_step *s)
+{
+	if (!(flags & KMC_CF(DO_INVALIDATE)))
+		return n_accesses;
+	s->clear |= KMC_CF(DO_INVALIDATE);
+	s->action |= KMC_CA_END_ACCESS;
+	return n_accesses - 1;
+}
+
 /*
  * fscache_cookie_state_machine(), ACTIVE and FAILED (ACTIVE goes on into
  * after its own checks): a pending invalidation's access ends first; with
@@ -349,11 +360,7 @@ EXPORT_SYMBOL(kmc_cookie_unuse);
 static void kmc_sm_settle(unsigned long flags, int n_accesses,
 			  struct kmc_cookie_step *s)
 {
-	if (flags & KMC_CF(DO_INVALIDATE)) {
-		s->clear |= KMC_CF(DO_INVALIDATE);
-		s->action |= KMC_CA_END_ACCESS;
-		n_accesses--;
-	}
+	n_accesses = kmc_sm_end_inval(flags, n_accesses, s);
 	if (n_accesses != 0)
 		return;
 	if (flags & KMC_CF(DO_RELINQUISH))
@@ -425,11 +432,7 @@ static void kmc_sm_withdrawing(int state, unsigned long flags,
 static void kmc_sm_quiescent(unsigned long flags, int n_accesses,
 			     struct kmc_cookie_step *s)
 {
-	if (flags & KMC_CF(DO_INVALIDATE)) {
-		s->clear |= KMC_CF(DO_INVALIDATE);
-		s->action |= KMC_CA_END_ACCESS;
-		n_accesses--;
-	}
+	n_accesses = kmc_sm_end_inval(flags, n_accesses, s);
 	if (n_accesses == 0 && (flags & KMC_CF(DO_RELINQUISH))) {
 		s->event = KMC_CEV_RELINQUISH;
 		s->action |= KMC_CA_AGAIN;
