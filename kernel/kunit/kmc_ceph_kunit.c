@@ -6,6 +6,8 @@
  * rebuilt here over test-managed buffers.
  */
 #include <kunit/test.h>
+#include <linux/ceph/messenger.h>
+#include <linux/ceph/libceph.h>
 #include <linux/sizes.h>
 
 #include "kmc_ceph.h"
@@ -490,6 +492,36 @@ static void test_mon_trailing_count(struct kunit *test)
 	free_bufs(test, &b);
 }
 
+#if IS_REACHABLE(CONFIG_CEPH_LIB)
+/*
+ * The same list through libceph's ceph_parse_ips(), as ceph_parse_mon_ips()
+ * calls it: the 6.1 loop said 32 for an array of CEPH_MAX_MON, and
+ * build_initial_monmap() read the 32nd from past its end.  The series'
+ * first patch counts CEPH_MAX_MON; one address more is refused.
+ */
+static void ceph_parse_ips_mon_trailing_no_overrun(struct kunit *test)
+{
+	struct ceph_entity_addr *addr;
+	size_t len = 0;
+	char src[512];
+	unsigned int i;
+	int count = -1;
+
+	addr = kunit_kcalloc(test, CEPH_MAX_MON, sizeof(*addr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, addr);
+	for (i = 1; i <= CEPH_MAX_MON; i++)
+		len += scnprintf(src + len, sizeof(src) - len, "10.0.0.%u,",
+				 i);
+	KUNIT_ASSERT_EQ(test, ceph_parse_ips(src, src + len, addr,
+					     CEPH_MAX_MON, &count, ','), 0);
+	KUNIT_EXPECT_EQ(test, count, CEPH_MAX_MON);
+	len += scnprintf(src + len, sizeof(src) - len, "10.0.0.32");
+	KUNIT_EXPECT_EQ(test, ceph_parse_ips(src, src + len, addr,
+					     CEPH_MAX_MON, &count, ','),
+			-EINVAL);
+}
+#endif
+
 #define HOSTILE_LEN	SZ_1M
 
 /* A run of one byte as the source: one error, nothing out of bounds. */
@@ -687,6 +719,9 @@ static struct kunit_case kmc_ceph_cases[] = {
 	KUNIT_CASE(test_canon_path),
 	KUNIT_CASE(test_path_buffer),
 	KUNIT_CASE(test_mon_trailing_count),
+#if IS_REACHABLE(CONFIG_CEPH_LIB)
+	KUNIT_CASE(ceph_parse_ips_mon_trailing_no_overrun),
+#endif
 	KUNIT_CASE(test_hostile),
 	KUNIT_CASE(test_long_path),
 	KUNIT_CASE(test_volume_key),

@@ -3,7 +3,7 @@
 # format-series.sh OUT
 #
 # Emit the kernel series as `git format-patch` mails in OUT/series/, the
-# core's files included (in the first patch, with the lib/ hook-up), ready
+# core's files included (in the patch that hooks up lib/kmirror), ready
 # for `git am` on a clean Linux 6.1 tree.  Then check them:
 #   - the mails apply in order (git apply) to a copy of the stock tree, and
 #     the result is byte for byte the tree the QEMU kernels are built from
@@ -35,10 +35,10 @@ git_ init -q
 git_ add -A -f .
 git_ commit -q -m "Linux 6.1 (Debian linux-source-6.1), touched files"
 
-first=1
 sed -e '/^#/d' -e '/^$/d' "$patches/series" | while read -r p; do
-	if [ $first = 1 ]; then
-		# The core comes in with the first patch, from core/ and kernel/.
+	if [ "${p#*-lib-add-the-kmirror-core}" != "$p" ]; then
+		# The core comes in with the patch that hooks lib/kmirror up,
+		# from core/ and kernel/; the fixes before it do not need it.
 		"$here/install-core.sh" "$repo"
 		git_ apply --index "$patches/$p"
 		git_ add -A -f lib/kmirror include/linux/kmirror
@@ -47,7 +47,6 @@ sed -e '/^#/d' -e '/^$/d' "$patches/series" | while read -r p; do
 		author="$(sed -n 's/^Author: //p' "$out/info") <$(sed -n 's/^Email: //p' "$out/info")>"
 		printf '%s\n\n' "$subject" | cat - "$out/msg" >"$out/msg.full"
 		git_ commit -q --author="$author" -F "$out/msg.full"
-		first=0
 	else
 		git_ am -q "$patches/$p"
 	fi

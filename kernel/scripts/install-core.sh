@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # install-core.sh TREE
 #
-# Put the kmirror core into a Linux 6.1 tree, as the first patch of the
-# series adds it (kernel/scripts/format-series.sh makes that patch from
+# Put the kmirror core into a Linux 6.1 tree, as the series' "lib: add the
+# kmirror core" adds it (kernel/scripts/format-series.sh makes that patch from
 # here, so the core exists once, in core/):
 #   include/linux/kmirror/   core/*.h and kernel/kcompat.h
 #   lib/kmirror/             core/*.c, kernel/Kconfig, kernel/Kbuild
 #   lib/kmirror/kunit/       kernel/kunit/*.[ch] and the test vectors of
 #                            tests/vectors as C headers (vec2c.py), the
 #                            same files the cmocka suites include
-# The hook-up (lib/Kconfig, lib/Makefile) is kernel/patches' first patch.
+# The hook-up (lib/Kconfig, lib/Makefile) is that patch of kernel/patches.
 set -eu
 tree=$1
 top=$(cd "$(dirname "$0")/../.." && pwd)

@@ -5,7 +5,8 @@
  * cachefiles_cook_key() touches is here.
  *   custom: struct fscache_cookie / cachefiles_object, cut to the used fields
  *   stubbed: _enter/_debug/_leave tracing
- *   custom: BUG_ON records instead of crashing, so a test can assert on it
+ *   custom: BUG_ON and WARN_ON_ONCE record instead of crashing or
+ *           logging, so a test can assert on them
  */
 #ifndef KMIRROR_DIFF_CACHEFILES_INTERNAL_H
 #define KMIRROR_DIFF_CACHEFILES_INTERNAL_H
@@ -31,6 +32,13 @@ static inline const void *fscache_get_key(struct fscache_cookie *cookie)
 
 extern int kmirror_diff_bugs;
 #define BUG_ON(cond) do { if (cond) { kmirror_diff_bugs++; return false; } } while (0)
+
+static inline bool kmirror_diff_warn(bool cond)
+{
+	kmirror_diff_bugs += cond;
+	return cond;
+}
+#define WARN_ON_ONCE(cond) kmirror_diff_warn(!!(cond))
 
 #define _enter(fmt, ...) do { } while (0)
 #define _debug(fmt, ...) do { } while (0)
