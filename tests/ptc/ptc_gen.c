@@ -568,12 +568,36 @@ static bool is_file_map(struct gen *g, const struct map *m)
 	return !map_anon(g, m);
 }
 
-/* A page some entry maps (anon or file), or -1. */
+/*
+ * The first entry for which @want holds, scanning every process from a
+ * random entry on: what pick_map()'s 64 random tries can miss when few
+ * entries qualify (one anon page among thousands of file maps).
+ */
+static struct map *scan_map(struct gen *g,
+			    bool (*want)(struct gen *, const struct map *))
+{
+	unsigned int i, j, pi = rnd(g, g->nproc);
+
+	for (i = 0; i < g->nproc; i++) {
+		struct proc *p = &g->proc[(pi + i) % g->nproc];
+
+		for (j = 0; j < p->n; j++)
+			if (want(g, &p->m[j]))
+				return &p->m[j];
+	}
+	return NULL;
+}
+
+/* A page some entry maps (anon or file), or -1 if no entry does. */
 static int64_t mapped_page(struct gen *g, bool anon, struct map **mp)
 {
+	bool (*want)(struct gen *, const struct map *) =
+		anon ? is_anon_map : is_file_map;
 	struct proc *p;
-	struct map *m = pick_map(g, &p, anon ? is_anon_map : is_file_map);
+	struct map *m = pick_map(g, &p, want);
 
+	if (!m)
+		m = scan_map(g, want);
 	*mp = m;
 	if (!m)
 		return -1;
@@ -784,15 +808,22 @@ int ptc_gen(const struct ptc_gen_opts *o, FILE *out,
 	if (v == -1)
 		v = pick_injection(&g);
 	if (v)
-		inject_at = rnd(&g, o->events + 1);
+		inject_at = o->inject_last ? o->events :
+					     rnd(&g, o->events + 1);
 	for (e = 0; e < o->events; e++) {
 		if (v && e >= inject_at && !res->inject_line)
 			inject(&g, v);
 		event(&g);
 	}
 	if (v && !res->inject_line) {
-		ev_anon_fault(&g, &g.proc[0]);
-		ev_file_fault(&g, &g.proc[0]);
+		/* Last chance: new anon and file maps in the emptiest process. */
+		struct proc *p = &g.proc[0];
+
+		for (e = 1; e < g.nproc; e++)
+			if (g.proc[e].n < p->n)
+				p = &g.proc[e];
+		ev_anon_fault(&g, p);
+		ev_file_fault(&g, p);
 		if (!inject(&g, v))
 			die("nothing to inject into");
 	}

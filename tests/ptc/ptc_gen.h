@@ -35,6 +35,7 @@ struct ptc_gen_opts {
 	uint64_t base;		/* first PFN of RAM; UINT64_MAX: from seed */
 	unsigned int ram_gib;	/* RAM size in GiB (1..64) */
 	bool dax;		/* a 1 GiB DAX region after RAM (PUD maps) */
+	bool inject_last;	/* inject after the last event, not at random */
 };
 
 struct ptc_gen_result {

@@ -4,7 +4,12 @@
  * to its last line, and every trace with one injected violation stops at
  * exactly the injected line with the injected rule, for every rule a
  * trace can break.  Usage: test_traces [-s SEED] [-n TRACES] [-e EVENTS]
- * (the seed of the first trace; trace i uses SEED + i).
+ * [-L] (the seed of the first trace; trace i uses SEED + i).
+ *
+ * -L injects every violation after the last event, the generator's last
+ * resort when no earlier event gave the rule a target: its random pick of
+ * a target missed the one map that qualified ("nothing to inject into",
+ * ptc_gen_inject_at_end).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +21,7 @@
 #include "ptc_gen.h"
 
 static unsigned long total_lines;
+static bool inject_last;
 
 /* Generate trace @seed with @inject and replay it; 0 if as expected. */
 static int check_one(uint64_t seed, unsigned int events, int inject)
@@ -32,6 +38,7 @@ static int check_one(uint64_t seed, unsigned int events, int inject)
 	ptc_gen_defaults(&o, seed);
 	o.events = events;
 	o.inject = inject;
+	o.inject_last = inject_last;
 	if (!f || ptc_gen(&o, f, &res) || fclose(f) || kmirror_ptc_create(&ptc))
 		return fprintf(stderr, "seed %llu: cannot generate\n",
 			       (unsigned long long)seed), 1;
@@ -61,8 +68,10 @@ int main(int argc, char **argv)
 	unsigned int n = 20, events = 600, i;
 	int c, v, failed = 0, runs = 0;
 
-	while ((c = getopt(argc, argv, "s:n:e:")) != -1) {
-		if (c == 's')
+	while ((c = getopt(argc, argv, "s:n:e:L")) != -1) {
+		if (c == 'L')
+			inject_last = true;
+		else if (c == 's')
 			seed = strtoull(optarg, NULL, 0);
 		else if (c == 'n')
 			n = (unsigned int)strtoul(optarg, NULL, 0);
