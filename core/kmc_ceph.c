@@ -103,7 +103,7 @@ const char *kmc_ceph_kernel_msg(enum kmc_ceph_code code)
 {
 	return kmc_ceph_text(code)->kmsg;
 }
-EXPORT_SYMBOL_IF_KUNIT(kmc_ceph_kernel_msg);
+EXPORT_SYMBOL(kmc_ceph_kernel_msg);
 
 static bool kmc_ceph_span_eq(struct kmc_ceph_span a, const char *s,
 			     size_t len)
@@ -220,22 +220,21 @@ EXPORT_SYMBOL_IF_KUNIT(kmc_ceph_path);
  * are searched in the whole source (strchr()), and the fsid is read
  * across the '.' up to the end of the source, as the kernel does.
  */
-static int kmc_ceph_new_source(struct kmc_ceph_mount *m, const char *s,
-			       size_t n, size_t sep)
+static int kmc_ceph_new_source(struct kmc_ceph_source *src, const char *s,
+			       size_t n, size_t sep, struct kmc_ceph_diag *d)
 {
-	struct kmc_ceph_diag *d = &m->diag;
 	const char *at = memchr(s, '@', n), *dot, *fsid, *end;
 
 	if (!at)
 		return kmc_ceph_fail(d, KMC_CEPH_E_NO_FSID, s, sep + 1);
-	m->src_name.ptr = s;
-	m->src_name.len = at - s;
+	src->name.ptr = s;
+	src->name.len = at - s;
 	fsid = at + 1;
 	dot = memchr(fsid, '.', s + n - fsid);
 	if (!dot)
 		return kmc_ceph_fail(d, KMC_CEPH_E_NO_FS_NAME, fsid,
 				     s + n - fsid);
-	if (kmc_ceph_parse_fsid(fsid, s + n - fsid, m->src_fsid))
+	if (kmc_ceph_parse_fsid(fsid, s + n - fsid, src->fsid))
 		return kmc_ceph_fail(d, KMC_CEPH_E_BAD_FSID, fsid, dot - fsid);
 	if (dot > s + sep)
 		kmc_ceph_quirk(d, KMC_CEPH_S_SPEC_IN_PATH, s, n);
@@ -243,23 +242,10 @@ static int kmc_ceph_new_source(struct kmc_ceph_mount *m, const char *s,
 		kmc_ceph_quirk(d, KMC_CEPH_S_FSID_FORM, fsid, dot - fsid);
 	/* super.c:306: a negative length (dot past '=') copies to the end. */
 	end = dot < s + sep ? s + sep : s + n;
-	m->fs_name.ptr = dot + 1;
-	m->fs_name.len = end - (dot + 1);
-	m->have_src_fsid = true;
-	m->syntax = KMC_CEPH_SYNTAX_NEW;
+	src->fs_name.ptr = dot + 1;
+	src->fs_name.len = end - (dot + 1);
+	src->syntax = KMC_CEPH_SYNTAX_NEW;
 	return 0;
-}
-
-/* ceph_parse_old_source(): monitors before the ':' at @sep. */
-static int kmc_ceph_old_source(struct kmc_ceph_mount *m, const char *s,
-			       size_t sep)
-{
-	int ret = kmc_ceph_parse_ips(s, sep, ',', m->mon, KMC_CEPH_MAX_MON,
-				     &m->num_mon, &m->diag);
-
-	if (!ret)
-		m->syntax = KMC_CEPH_SYNTAX_OLD;
-	return ret;
 }
 
 /*
@@ -268,28 +254,61 @@ static int kmc_ceph_old_source(struct kmc_ceph_mount *m, const char *s,
  * old one, which then fails too: the new syntax's error is reported, as
  * the kernel logs it first.
  */
-static int kmc_ceph_source(struct kmc_ceph_mount *m, const char *s, size_t n)
+int kmc_ceph_split_source(const char *s, size_t n,
+			  struct kmc_ceph_source *src,
+			  struct kmc_ceph_diag *d)
 {
 	const char *slash;
 	size_t sep;
 
+	memset(src, 0, sizeof(*src));
 	if (!n)
-		return kmc_ceph_fail(&m->diag, KMC_CEPH_E_EMPTY_SOURCE, s, 0);
+		return kmc_ceph_fail(d, KMC_CEPH_E_EMPTY_SOURCE, s, 0);
 	slash = memchr(s, '/', n);
 	if (slash) {
-		m->path.ptr = slash;
-		m->path.len = s + n - slash;
-		m->path_len = kmc_ceph_canon_len(slash, m->path.len);
+		src->path.ptr = slash;
+		src->path.len = s + n - slash;
+		src->path_len = kmc_ceph_canon_len(slash, src->path.len);
 	}
 	sep = slash ? (size_t)(slash - s) : n;
 	if (!sep)
-		return kmc_ceph_fail(&m->diag, KMC_CEPH_E_PATH_ONLY, s, n);
+		return kmc_ceph_fail(d, KMC_CEPH_E_PATH_ONLY, s, n);
 	sep--;
 	if (s[sep] == '=')
-		return kmc_ceph_new_source(m, s, n, sep);
+		return kmc_ceph_new_source(src, s, n, sep, d);
 	if (s[sep] != ':')
-		return kmc_ceph_fail(&m->diag, KMC_CEPH_E_NO_COLON, s, sep + 1);
-	return kmc_ceph_old_source(m, s, sep);
+		return kmc_ceph_fail(d, KMC_CEPH_E_NO_COLON, s, sep + 1);
+	src->mons.ptr = s;
+	src->mons.len = sep;
+	src->syntax = KMC_CEPH_SYNTAX_OLD;
+	return 0;
+}
+EXPORT_SYMBOL(kmc_ceph_split_source);
+
+/* ceph_parse_source(); the old syntax's monitors as ceph_parse_ips(). */
+static int kmc_ceph_source(struct kmc_ceph_mount *m, const char *s, size_t n)
+{
+	struct kmc_ceph_source src;
+	int ret = kmc_ceph_split_source(s, n, &src, &m->diag);
+
+	m->path = src.path;
+	m->path_len = src.path_len;
+	if (ret)
+		return ret;
+	if (src.syntax == KMC_CEPH_SYNTAX_OLD) {
+		ret = kmc_ceph_parse_ips(src.mons.ptr, src.mons.len, ',',
+					 m->mon, KMC_CEPH_MAX_MON, &m->num_mon,
+					 &m->diag);
+		if (!ret)
+			m->syntax = KMC_CEPH_SYNTAX_OLD;
+		return ret;
+	}
+	m->src_name = src.name;
+	m->fs_name = src.fs_name;
+	memcpy(m->src_fsid, src.fsid, KMC_CEPH_FSID_LEN);
+	m->have_src_fsid = true;
+	m->syntax = KMC_CEPH_SYNTAX_NEW;
+	return 0;
 }
 
 /* ----- options: fs/fs_context.c, fs/fs_parser.c and the two tables ----- */

@@ -162,6 +162,31 @@ struct kmc_ceph_mount {
 };
 
 /*
+ * The source alone, split as ceph_parse_source() splits it, for a caller
+ * that parses the options itself (fs/ceph).  New syntax: name, fsid (16
+ * bytes, checked; 6.1 drops it) and fs_name; old syntax: the monitor list
+ * before the ':', not parsed (kmc_ceph_parse_ips() does that).  path as
+ * in struct kmc_ceph_mount, also set when the split fails.
+ */
+struct kmc_ceph_source {
+	enum kmc_ceph_syntax syntax;
+	struct kmc_ceph_span name;
+	struct kmc_ceph_span fs_name;
+	struct kmc_ceph_span mons;
+	struct kmc_ceph_span path;
+	size_t path_len;		/* canonical length */
+	u8 fsid[KMC_CEPH_FSID_LEN];
+};
+
+/*
+ * Split @s (@n bytes, no NUL) into @src.  0, or -EINVAL with @d's code
+ * set (kmc_ceph_kernel_msg() gives the 6.1 kernel's first message).
+ */
+int kmc_ceph_split_source(const char *s, size_t n,
+			  struct kmc_ceph_source *src,
+			  struct kmc_ceph_diag *d);
+
+/*
  * Parse @src (@src_len bytes) and the comma-separated @opts (@opts_len
  * bytes; NULL/0 for none) into @m.  Returns 0, or -EINVAL with
  * m->diag.code set (-ENAMETOOLONG for KMC_CEPH_E_VOLUME_KEY).

@@ -253,6 +253,79 @@ static void test_mon_trailing_count(void **state)
 }
 
 /* Hostile input gets one error and touches nothing out of bounds. */
+/* Split @src from an exact-size heap copy; the spans point into it. */
+static int split(const char *src, struct kmc_ceph_source *out,
+		 struct kmc_ceph_diag *d, char **buf)
+{
+	size_t n = strlen(src);
+
+	*buf = malloc(n ? n : 1);
+	assert_non_null(*buf);
+	memcpy(*buf, src, n);
+	memset(d, 0, sizeof(*d));
+	return kmc_ceph_split_source(*buf, n, out, d);
+}
+
+static void assert_span(struct kmc_ceph_span sp, const char *want)
+{
+	assert_non_null(sp.ptr);
+	assert_int_equal(sp.len, strlen(want));
+	assert_memory_equal(sp.ptr, want, sp.len);
+}
+
+/*
+ * kmc_ceph_split_source(), what fs/ceph calls: the pieces of either
+ * syntax, the old one's monitors left unparsed, and the refusals with the
+ * kernel's first message.
+ */
+static void test_split_source(void **state)
+{
+	static const char uuid[] = "07fe3187-00d9-42a3-814b-72a4d5e7d5be";
+	struct kmc_ceph_source src;
+	struct kmc_ceph_diag d;
+	char text[128], *buf;
+
+	(void)state;
+	snprintf(text, sizeof(text), "admin@%s.cephfs=/a//b/", uuid);
+	assert_int_equal(split(text, &src, &d, &buf), 0);
+	assert_int_equal(src.syntax, KMC_CEPH_SYNTAX_NEW);
+	assert_span(src.name, "admin");
+	assert_span(src.fs_name, "cephfs");
+	assert_span(src.path, "/a//b/");
+	assert_int_equal(src.path_len, strlen("/a/b"));
+	assert_null(src.mons.ptr);
+	assert_int_equal(src.fsid[0], 0x07);
+	assert_int_equal(src.fsid[15], 0xbe);
+	free(buf);
+
+	/* Old syntax: the monitors are the caller's to parse. */
+	assert_int_equal(split("not-an-ip,[::1]:3300:", &src, &d, &buf), 0);
+	assert_int_equal(src.syntax, KMC_CEPH_SYNTAX_OLD);
+	assert_span(src.mons, "not-an-ip,[::1]:3300");
+	assert_null(src.path.ptr);
+	free(buf);
+
+	snprintf(text, sizeof(text), "admin@%.35s.fs=/", uuid);
+	assert_int_equal(split(text, &src, &d, &buf), -EINVAL);
+	assert_int_equal(d.code, KMC_CEPH_E_BAD_FSID);
+	assert_string_equal(kmc_ceph_kernel_msg(d.code), "Invalid FSID");
+	assert_span(src.path, "/");
+	free(buf);
+
+	assert_int_equal(split("admin=/", &src, &d, &buf), -EINVAL);
+	assert_string_equal(kmc_ceph_kernel_msg(d.code),
+			    "missing cluster fsid");
+	free(buf);
+	assert_int_equal(split("1.2.3.4/", &src, &d, &buf), -EINVAL);
+	assert_string_equal(kmc_ceph_kernel_msg(d.code),
+			    "separator ':' missing in source");
+	free(buf);
+	assert_int_equal(split("/x", &src, &d, &buf), -EINVAL);
+	assert_string_equal(kmc_ceph_kernel_msg(d.code),
+			    "Path missing in source");
+	free(buf);
+}
+
 static void test_hostile(void **state)
 {
 	static const char fill[] = "/,:[]@.=0-";
@@ -422,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_canon_path),
 		cmocka_unit_test(test_path_buffer),
 		cmocka_unit_test(test_mon_trailing_count),
+		cmocka_unit_test(test_split_source),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_long_path),
 		cmocka_unit_test(test_volume_key),
