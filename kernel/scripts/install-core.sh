@@ -6,7 +6,8 @@
 # kmirror core" adds it (kernel/scripts/format-series.sh makes that patch from
 # here, so the core exists once, in core/):
 #   include/linux/kmirror/   core/*.h and kernel/kcompat.h
-#   lib/kmirror/             core/*.c, kernel/Kconfig, kernel/Kbuild
+#   lib/kmirror/             core/*.c, kernel/Kconfig, kernel/Kbuild,
+#                            kernel/kmc_module.c (the module's licence)
 #   lib/kmirror/kunit/       kernel/kunit/*.[ch] and the test vectors of
 #                            tests/vectors as C headers (vec2c.py), the
 #                            same files the cmocka suites include
@@ -29,7 +30,8 @@ done
 mkdir -p "$inc" "$lib/kunit"
 cp "$top"/core/*.h "$top/kernel/kcompat.h" "$inc/"
 cp "$top"/core/*.c "$lib/"
-cp "$top/kernel/Kconfig" "$top/kernel/Kbuild" "$lib/"
+cp "$top/kernel/Kconfig" "$top/kernel/Kbuild" "$top/kernel/kmc_module.c" \
+	"$lib/"
 cp "$top"/kernel/kunit/*.[ch] "$top/kernel/kunit/Makefile" "$lib/kunit/"
 for v in "$top"/tests/vectors/*.vec; do
 	name=$(basename "$v" .vec)

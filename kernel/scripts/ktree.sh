@@ -29,6 +29,7 @@ fi
 
 patched=$out/src/linux-6.1-kmirror
 inputs=$(cd "$top" && find core kernel/kcompat.h kernel/Kconfig kernel/Kbuild \
+	kernel/kmc_module.c \
 	kernel/kunit kernel/patches tests/vectors tests/tools/vec2c.py \
 	kernel/scripts/install-core.sh -type f | LC_ALL=C sort)
 sum=$(cd "$top" && cat $inputs | sha256sum | cut -c1-16)
