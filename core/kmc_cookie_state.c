@@ -210,7 +210,7 @@ unsigned long kmc_cookie_init_flags(s64 object_size)
 {
 	return object_size == 0 ? KMC_CF(NO_DATA_TO_READ) : 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_init_flags);
+EXPORT_SYMBOL(kmc_cookie_init_flags);
 
 /*
  * fscache_begin_cookie_access(): no access unless IS_CACHING; then take
@@ -614,7 +614,7 @@ enum kmc_object_fate kmc_cookie_object_fate(unsigned long flags, bool tmpfile,
 	s->clear |= flags & dirty;
 	return KMC_OBJECT_COMMIT;
 }
-EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_object_fate);
+EXPORT_SYMBOL(kmc_cookie_object_fate);
 
 /* jiffies + fscache_lru_cookie_timeout, in ms. */
 u64 kmc_cookie_lru_deadline(u64 unused_at_ms)

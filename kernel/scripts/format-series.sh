@@ -30,7 +30,9 @@ rm -rf "$repo" "$out/series"
 mkdir -p "$repo"
 grep -h '^diff --git a/' $(sed -e '/^#/d' -e "s|^|$patches/|" "$patches/series") |
 	sed 's|^diff --git a/\([^ ]*\) .*|\1|' | LC_ALL=C sort -u >"$out/touched"
-(cd "$stock" && xargs -r cp --parents -t "$repo" <"$out/touched")
+# (Files a patch creates are not in the stock tree.)
+(cd "$stock" && while read -r f; do [ ! -e "$f" ] || echo "$f"; done \
+	<"$out/touched" | xargs -r cp --parents -t "$repo")
 git_ init -q
 git_ add -A -f .
 git_ commit -q -m "Linux 6.1 (Debian linux-source-6.1), touched files"
