@@ -24,20 +24,25 @@
 # the first step that does not build.
 set -eu
 
+# kmake OBJ ARGS...: make in the step's tree, into OBJ, through ccache.
+kmake() {
+	obj=$1
+	shift
+	make -s -C "$KMIRROR_STEP_TREE" O="$obj" CC="ccache gcc" \
+		HOSTCC="ccache gcc" "$@"
+}
+
 # build_one OBJ TARGETS FRAGMENT...: configure and make one object dir.
 build_one() {
 	obj=$1 targets=$2
 	shift 2
 	mkdir -p "$obj"
-	make -s -C "$KMIRROR_STEP_TREE" O="$obj" CC="ccache gcc" \
-		HOSTCC="ccache gcc" tinyconfig >/dev/null
+	kmake "$obj" tinyconfig >/dev/null
 	"$KMIRROR_STEP_TREE/scripts/kconfig/merge_config.sh" -m -O "$obj" \
 		"$obj/.config" "$@" >"$obj/merge.log" 2>&1
-	make -s -C "$KMIRROR_STEP_TREE" O="$obj" CC="ccache gcc" \
-		HOSTCC="ccache gcc" olddefconfig >/dev/null
+	kmake "$obj" olddefconfig >/dev/null
 	# shellcheck disable=SC2086
-	make -s -C "$KMIRROR_STEP_TREE" O="$obj" CC="ccache gcc" \
-		HOSTCC="ccache gcc" -j"$(nproc)" $targets >"$obj/make.log" 2>&1 || {
+	kmake "$obj" -j"$(nproc)" $targets >"$obj/make.log" 2>&1 || {
 		tail -n 30 "$obj/make.log"
 		return 1
 	}

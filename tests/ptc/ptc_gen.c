@@ -569,8 +569,8 @@ static bool is_file_map(struct gen *g, const struct map *m)
 }
 
 /*
- * The first entry for which @want holds, scanning every process from a
- * random entry on: what pick_map()'s 64 random tries can miss when few
+ * The first entry for which @want holds, scanning every process, from a
+ * random one on: what pick_map()'s 64 random tries can miss when few
  * entries qualify (one anon page among thousands of file maps).
  */
 static struct map *scan_map(struct gen *g,
@@ -678,6 +678,18 @@ static int pick_injection(struct gen *g)
 }
 
 /* ---- driver ------------------------------------------------------------ */
+
+/* The process with the fewest maps: room for the last-chance faults. */
+static struct proc *emptiest_proc(struct gen *g)
+{
+	struct proc *p = &g->proc[0];
+	unsigned int i;
+
+	for (i = 1; i < g->nproc; i++)
+		if (g->proc[i].n < p->n)
+			p = &g->proc[i];
+	return p;
+}
 
 static void event(struct gen *g)
 {
@@ -816,12 +828,9 @@ int ptc_gen(const struct ptc_gen_opts *o, FILE *out,
 		event(&g);
 	}
 	if (v && !res->inject_line) {
-		/* Last chance: new anon and file maps in the emptiest process. */
-		struct proc *p = &g.proc[0];
+		/* Last chance: new anon and file maps where there is room. */
+		struct proc *p = emptiest_proc(&g);
 
-		for (e = 1; e < g.nproc; e++)
-			if (g.proc[e].n < p->n)
-				p = &g.proc[e];
 		ev_anon_fault(&g, p);
 		ev_file_fault(&g, p);
 		if (!inject(&g, v))
