@@ -8,7 +8,17 @@
 #include <kunit/test.h>
 
 #include "kmc_cookie_state.h"
-#include "kmv_cookie_state.h"
+#include "kmv_tables.h"
+
+static const struct kmv_cookie_state *kmv_cookie_state;
+static unsigned int kmv_cookie_state_n;
+
+/* Each case starts with the rows of cookie_state.vec. */
+static int kmc_cookie_state_test_init(struct kunit *test)
+{
+	kmv_cookie_state = kmv_load(test, &kmv_cookie_state_table, &kmv_cookie_state_n);
+	return kmv_cookie_state ? 0 : -EINVAL;
+}
 
 #define QS	KMC_COOKIE_STATE_QUIESCENT
 #define LS	KMC_COOKIE_STATE_LOOKING_UP
@@ -29,7 +39,7 @@ static void test_state_vectors(struct kunit *test)
 	unsigned int i;
 	int s, e, want;
 
-	for (i = 0; i < ARRAY_SIZE(kmv_cookie_state); i++) {
+	for (i = 0; i < kmv_cookie_state_n; i++) {
 		const struct kmv_cookie_state *v = &kmv_cookie_state[i];
 
 		s = kmc_cookie_state_parse(v->state, strlen(v->state));
@@ -51,7 +61,7 @@ static void test_state_vectors(struct kunit *test)
 				       v->line);
 		seen[s][e] = true;
 	}
-	KUNIT_EXPECT_EQ(test, ARRAY_SIZE(kmv_cookie_state),
+	KUNIT_EXPECT_EQ(test, kmv_cookie_state_n,
 			NSTATES * KMC_CEV__NR);
 }
 
@@ -1117,11 +1127,8 @@ static struct kunit_case kmc_cookie_state_cases[] = {
 
 static struct kunit_suite kmc_cookie_state_suite = {
 	.name = "kmc_cookie_state",
+	.init = kmc_cookie_state_test_init,
 	.test_cases = kmc_cookie_state_cases,
 };
 
 kunit_test_suite(kmc_cookie_state_suite);
-
-MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-MODULE_DESCRIPTION("KUnit tests of the kmirror core's cookie state machine");

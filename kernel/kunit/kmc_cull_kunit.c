@@ -9,7 +9,17 @@
 
 #include "kmc_cull.h"
 #include "kmc_kunit.h"
-#include "kmv_cull.h"
+#include "kmv_tables.h"
+
+static const struct kmv_cull *kmv_cull;
+static unsigned int kmv_cull_n;
+
+/* Each case starts with the rows of cull.vec. */
+static int kmc_cull_test_init(struct kunit *test)
+{
+	kmv_cull = kmv_load(test, &kmv_cull_table, &kmv_cull_n);
+	return kmv_cull ? 0 : -EINVAL;
+}
 
 /* The next comma-separated field of *@s into @tok, NUL-terminated. */
 static void next_field(struct kunit *test, const char **s, char *tok,
@@ -189,7 +199,7 @@ static void test_cull_vectors(struct kunit *test)
 {
 	unsigned int i, n[3] = { 0, 0, 0 };
 
-	for (i = 0; i < ARRAY_SIZE(kmv_cull); i++) {
+	for (i = 0; i < kmv_cull_n; i++) {
 		const struct kmv_cull *v = &kmv_cull[i];
 
 		if (!strcmp(v->kind, "set")) {
@@ -474,11 +484,8 @@ static struct kunit_case kmc_cull_cases[] = {
 
 static struct kunit_suite kmc_cull_suite = {
 	.name = "kmc_cull",
+	.init = kmc_cull_test_init,
 	.test_cases = kmc_cull_cases,
 };
 
 kunit_test_suite(kmc_cull_suite);
-
-MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-MODULE_DESCRIPTION("KUnit tests of the kmirror core's culling policy");

@@ -8,7 +8,17 @@
 
 #include "kmc_daemon.h"
 #include "kmc_kunit.h"
-#include "kmv_daemon.h"
+#include "kmv_tables.h"
+
+static const struct kmv_daemon *kmv_daemon;
+static unsigned int kmv_daemon_n;
+
+/* Each case starts with the rows of daemon.vec. */
+static int kmc_daemon_test_init(struct kunit *test)
+{
+	kmv_daemon = kmv_load(test, &kmv_daemon_table, &kmv_daemon_n);
+	return kmv_daemon ? 0 : -EINVAL;
+}
 
 /* The state in daemon.vec's notation: f7,5,1;b7,5,1;g0;DTSRO */
 static void state_str(const struct kmc_daemon *d, char *buf, size_t size)
@@ -111,9 +121,9 @@ static void test_daemon_vectors(struct kunit *test)
 	unsigned int i;
 
 	kmc_daemon_init(&d, false);
-	for (i = 0; i < ARRAY_SIZE(kmv_daemon); i++)
+	for (i = 0; i < kmv_daemon_n; i++)
 		run_vector(test, &d, &kmv_daemon[i]);
-	KUNIT_EXPECT_GT(test, ARRAY_SIZE(kmv_daemon), 200);
+	KUNIT_EXPECT_GT(test, kmv_daemon_n, 200);
 }
 
 static ssize_t write_bytes(struct kunit *test, struct kmc_daemon *d,
@@ -404,11 +414,8 @@ static struct kunit_case kmc_daemon_cases[] = {
 
 static struct kunit_suite kmc_daemon_suite = {
 	.name = "kmc_daemon",
+	.init = kmc_daemon_test_init,
 	.test_cases = kmc_daemon_cases,
 };
 
 kunit_test_suite(kmc_daemon_suite);
-
-MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-MODULE_DESCRIPTION("KUnit tests of the kmirror core's daemon commands");

@@ -10,7 +10,17 @@
 #include <linux/vmalloc.h>
 
 #include "kmc_ptc.h"
-#include "kmv_ptc.h"
+#include "kmv_tables.h"
+
+static const struct kmv_ptc *kmv_ptc;
+static unsigned int kmv_ptc_n;
+
+/* Each case starts with the rows of ptc.vec. */
+static int kmc_ptc_test_init(struct kunit *test)
+{
+	kmv_ptc = kmv_load(test, &kmv_ptc_table, &kmv_ptc_n);
+	return kmv_ptc ? 0 : -EINVAL;
+}
 
 /* Counters for the core: enough pages for every vector (4 MiB). */
 #define DENSE_PAGES	(2UL << KMC_PTC_PUD_SHIFT)
@@ -101,7 +111,7 @@ static void test_vectors_core(struct kunit *test)
 	struct row r;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	for (i = 0; i < ARRAY_SIZE(kmv_ptc); i++) {
+	for (i = 0; i < kmv_ptc_n; i++) {
 		const struct kmv_ptc *k = &kmv_ptc[i];
 
 		if (new_case(i))
@@ -124,7 +134,7 @@ static void test_vectors_core(struct kunit *test)
 				    k->line, k->probe);
 	}
 	vfree(c);
-	KUNIT_EXPECT_GT(test, ARRAY_SIZE(kmv_ptc), 80);
+	KUNIT_EXPECT_GT(test, kmv_ptc_n, 80);
 }
 
 /* Allocation checks anon_map_count before file_map_count. */
@@ -234,11 +244,8 @@ static struct kunit_case kmc_ptc_cases[] = {
 
 static struct kunit_suite kmc_ptc_suite = {
 	.name = "kmc_ptc",
+	.init = kmc_ptc_test_init,
 	.test_cases = kmc_ptc_cases,
 };
 
 kunit_test_suite(kmc_ptc_suite);
-
-MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-MODULE_DESCRIPTION("KUnit tests of the kmirror core's page-table check");

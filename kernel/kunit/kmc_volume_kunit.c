@@ -8,7 +8,17 @@
 
 #include "kmc_kunit.h"
 #include "kmc_volume.h"
-#include "kmv_volume.h"
+#include "kmv_tables.h"
+
+static const struct kmv_volume *kmv_volume;
+static unsigned int kmv_volume_n;
+
+/* Each case starts with the rows of volume.vec. */
+static int kmc_volume_test_init(struct kunit *test)
+{
+	kmv_volume = kmv_load(test, &kmv_volume_table, &kmv_volume_n);
+	return kmv_volume ? 0 : -EINVAL;
+}
 
 /* A refused key: the builders give the refusal and write no hash. */
 static void check_refused(struct kunit *test, const struct kmv_volume *v,
@@ -58,7 +68,7 @@ static void test_volume_vectors(struct kunit *test)
 	unsigned int i;
 	int fscache;
 
-	for (i = 0; i < ARRAY_SIZE(kmv_volume); i++) {
+	for (i = 0; i < kmv_volume_n; i++) {
 		const struct kmv_volume *v = &kmv_volume[i];
 		size_t klen = strlen(v->key);
 
@@ -77,7 +87,7 @@ static void test_volume_vectors(struct kunit *test)
 		else
 			check_built(test, v);
 	}
-	KUNIT_EXPECT_GE(test, ARRAY_SIZE(kmv_volume), 25);
+	KUNIT_EXPECT_GE(test, kmv_volume_n, 25);
 }
 
 /* The buffer is [klen][key]\0 padded with zeros to round_up(klen + 2, 4). */
@@ -310,11 +320,8 @@ static struct kunit_case kmc_volume_cases[] = {
 
 static struct kunit_suite kmc_volume_suite = {
 	.name = "kmc_volume",
+	.init = kmc_volume_test_init,
 	.test_cases = kmc_volume_cases,
 };
 
 kunit_test_suite(kmc_volume_suite);
-
-MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-MODULE_DESCRIPTION("KUnit tests of the kmirror core's fscache volume keys");

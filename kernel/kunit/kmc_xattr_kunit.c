@@ -9,7 +9,17 @@
 
 #include "kmc_kunit.h"
 #include "kmc_xattr.h"
-#include "kmv_xattr.h"
+#include "kmv_tables.h"
+
+static const struct kmv_xattr *kmv_xattr;
+static unsigned int kmv_xattr_n;
+
+/* Each case starts with the rows of xattr.vec. */
+static int kmc_xattr_test_init(struct kunit *test)
+{
+	kmv_xattr = kmv_load(test, &kmv_xattr_table, &kmv_xattr_n);
+	return kmv_xattr ? 0 : -EINVAL;
+}
 
 /* The check column: a cachefiles_coherency_trace "check" value. */
 static int reason(struct kunit *test, const char *w, int line)
@@ -115,9 +125,9 @@ static void test_decode_vectors(struct kunit *test)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(kmv_xattr); i++)
+	for (i = 0; i < kmv_xattr_n; i++)
 		check_decode(test, &kmv_xattr[i]);
-	KUNIT_EXPECT_GT(test, ARRAY_SIZE(kmv_xattr), 30);
+	KUNIT_EXPECT_GT(test, kmv_xattr_n, 30);
 }
 
 /* Every vector gets the kernel's coherency reason and return value. */
@@ -125,7 +135,7 @@ static void test_check_vectors(struct kunit *test)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(kmv_xattr); i++)
+	for (i = 0; i < kmv_xattr_n; i++)
 		check_coherency(test, &kmv_xattr[i]);
 }
 
@@ -274,11 +284,8 @@ static struct kunit_case kmc_xattr_cases[] = {
 
 static struct kunit_suite kmc_xattr_suite = {
 	.name = "kmc_xattr",
+	.init = kmc_xattr_test_init,
 	.test_cases = kmc_xattr_cases,
 };
 
 kunit_test_suite(kmc_xattr_suite);
-
-MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-MODULE_DESCRIPTION("KUnit tests of the kmirror core's cachefiles xattrs");

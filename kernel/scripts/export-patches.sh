@@ -4,9 +4,10 @@
 #
 # Maintainer tool: write kernel/patches/ (and its series file) from the
 # commits BASE..HEAD (BASE default: the tag "pristine") of a git tree of
-# Linux 6.1 in which the series is developed.  The files install-core.sh
-# puts into the tree (lib/kmirror/, include/linux/kmirror/) are left out
-# of every patch: they come from core/ and kernel/, the one copy.
+# Linux 6.1 in which the series is developed.  "lib: add the kmirror
+# core" must carry exactly what install-core.sh puts into the tree
+# (refresh-core-patch.sh --check says whether it does): commit the core
+# there with `git add -f lib/kmirror include/linux/kmirror`.
 set -eu
 git=$1
 base=${2:-pristine}
@@ -16,15 +17,14 @@ rm -f "$dst"/*.patch
 n=0
 for c in $(git -C "$git" rev-list --reverse "$base..HEAD"); do
 	n=$((n + 1))
-	name=$(git -C "$git" format-patch --zero-commit --no-signature \
-		--no-stat -1 --start-number "$n" -o "$dst" "$c" -- . \
-		':!lib/kmirror' ':!include/linux/kmirror')
+	name=$(git -C "$git" -c core.abbrev=9 format-patch --zero-commit \
+		--no-signature --no-stat -1 --start-number "$n" -o "$dst" "$c")
 	basename "$name" >>"$dst/series.new"
 done
 {
 	echo "# SPDX-License-Identifier: GPL-2.0-only"
-	echo "# Applied in order to a pristine Linux 6.1 tree after"
-	echo "# kernel/scripts/install-core.sh (kernel/scripts/ktree.sh does both)."
+	echo "# Applied in order to a pristine Linux 6.1 tree"
+	echo "# (kernel/scripts/ktree.sh does it in the build directory)."
 	cat "$dst/series.new"
 } >"$dst/series"
 rm "$dst/series.new"

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # format-series.sh OUT
 #
-# Emit the kernel series as `git format-patch` mails in OUT/series/, the
-# core's files included (in the patch that hooks up lib/kmirror), ready
-# for `git am` on a clean Linux 6.1 tree.  Then check them:
+# Emit the kernel series as `git format-patch` mails in OUT/series/ (with
+# a diffstat, which the stored patches leave out), ready for `git am` on a
+# clean Linux 6.1 tree.  Then check them:
+#   - "lib: add the kmirror core" carries the core of core/ and kernel/
+#     (refresh-core-patch.sh --check);
 #   - the mails apply in order (git apply) to a copy of the stock tree, and
 #     the result is byte for byte the tree the QEMU kernels are built from
 #     (kernel/scripts/ktree.sh patched);
@@ -19,6 +21,8 @@ top=$(cd "$here/../.." && pwd)
 patches=$top/kernel/patches
 stock=$("$here/ktree.sh" "$out" stock)
 patched=$("$here/ktree.sh" "$out" patched)
+core_ok=0
+"$here/refresh-core-patch.sh" "$out" --check || core_ok=1
 
 git_() { git -C "$repo" -c user.name=kmirror -c user.email=kmirror@lists.invalid "$@"; }
 
@@ -38,20 +42,7 @@ git_ add -A -f .
 git_ commit -q -m "Linux 6.1 (Debian linux-source-6.1), touched files"
 
 sed -e '/^#/d' -e '/^$/d' "$patches/series" | while read -r p; do
-	if [ "${p#*-lib-add-the-kmirror-core}" != "$p" ]; then
-		# The core comes in with the patch that hooks lib/kmirror up,
-		# from core/ and kernel/; the fixes before it do not need it.
-		"$here/install-core.sh" "$repo"
-		git_ apply --index "$patches/$p"
-		git_ add -A -f lib/kmirror include/linux/kmirror
-		git -C "$repo" mailinfo "$out/msg" /dev/null <"$patches/$p" >"$out/info"
-		subject=$(sed -n 's/^Subject: //p' "$out/info")
-		author="$(sed -n 's/^Author: //p' "$out/info") <$(sed -n 's/^Email: //p' "$out/info")>"
-		printf '%s\n\n' "$subject" | cat - "$out/msg" >"$out/msg.full"
-		git_ commit -q --author="$author" -F "$out/msg.full"
-	else
-		git_ am -q "$patches/$p"
-	fi
+	git_ am -q "$patches/$p"
 done
 git_ format-patch -q --zero-commit -o "$out/series" HEAD~$(($(sed -e '/^#/d' -e '/^$/d' "$patches/series" | wc -l)))
 n=$(ls "$out/series" | wc -l)
@@ -107,4 +98,4 @@ for m in "$out"/series/*.patch; do
 		bad=1
 	fi
 done
-exit $bad
+exit $((bad | core_ok))

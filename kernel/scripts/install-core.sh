@@ -8,9 +8,9 @@
 #   include/linux/kmirror/   core/*.h and kernel/kcompat.h
 #   lib/kmirror/             core/*.c, kernel/Kconfig, kernel/Kbuild,
 #                            kernel/kmc_module.c (the module's licence)
-#   lib/kmirror/kunit/       kernel/kunit/*.[ch] and the test vectors of
-#                            tests/vectors as C headers (vec2c.py), the
-#                            same files the cmocka suites include
+#   lib/kmirror/kunit/       kernel/kunit/*.[chS] and its Makefile
+#   lib/kmirror/kunit/vectors/  tests/vectors/*.vec, the tables the cmocka
+#                            suites read too (kmv_data.S links them in)
 # The hook-up (lib/Kconfig, lib/Makefile) is that patch of kernel/patches.
 set -eu
 tree=$1
@@ -27,13 +27,10 @@ for c in "$top"/core/*.c; do
 	fi
 done
 
-mkdir -p "$inc" "$lib/kunit"
+mkdir -p "$inc" "$lib/kunit/vectors"
 cp "$top"/core/*.h "$top/kernel/kcompat.h" "$inc/"
 cp "$top"/core/*.c "$lib/"
 cp "$top/kernel/Kconfig" "$top/kernel/Kbuild" "$top/kernel/kmc_module.c" \
 	"$lib/"
-cp "$top"/kernel/kunit/*.[ch] "$top/kernel/kunit/Makefile" "$lib/kunit/"
-for v in "$top"/tests/vectors/*.vec; do
-	name=$(basename "$v" .vec)
-	python3 "$top/tests/tools/vec2c.py" "$name" "$v" "$lib/kunit/kmv_$name.h"
-done
+cp "$top"/kernel/kunit/*.[chS] "$top/kernel/kunit/Makefile" "$lib/kunit/"
+cp "$top"/tests/vectors/*.vec "$lib/kunit/vectors/"

@@ -4,10 +4,11 @@
 #
 # Print the path of a Linux 6.1 source tree under OUT/src:
 #   stock    /usr/src/linux-source-6.1.tar.xz unpacked, never modified
-#   patched  a hard-linked copy of it with the kmirror core installed
-#            (install-core.sh) and kernel/patches/series applied in order
-# The patched tree is rebuilt whenever the core, the kernel glue, the
-# patches or the test vectors change (a content hash in .kmirror-tree);
+#   patched  a hard-linked copy of it with kernel/patches/series applied
+#            in order (the core comes in with "lib: add the kmirror
+#            core", which refresh-core-patch.sh writes from core/)
+# The patched tree is rebuilt whenever the patches change (a content hash
+# in .kmirror-tree);
 # files it does not touch keep their hard links and mtimes, so that an
 # incremental kernel build recompiles only what the patches changed.  A
 # file the previous tree had changed and this one does not is copied
@@ -28,10 +29,7 @@ fi
 [ "$what" = patched ] || { echo "ktree: stock or patched, not '$what'" >&2; exit 2; }
 
 patched=$out/src/linux-6.1-kmirror
-inputs=$(cd "$top" && find core kernel/kcompat.h kernel/Kconfig kernel/Kbuild \
-	kernel/kmc_module.c \
-	kernel/kunit kernel/patches tests/vectors tests/tools/vec2c.py \
-	kernel/scripts/install-core.sh -type f | LC_ALL=C sort)
+inputs=$(cd "$top" && find kernel/patches -type f | LC_ALL=C sort)
 sum=$(cd "$top" && cat $inputs | sha256sum | cut -c1-16)
 if [ "$(cat "$patched/.kmirror-tree" 2>/dev/null)" = "$sum" ]; then
 	echo "$patched"
@@ -41,7 +39,6 @@ fi
 echo "ktree: making the patched tree ($sum)" >&2
 rm -rf "$patched.new"
 cp -al "$stock" "$patched.new"
-"$here/install-core.sh" "$patched.new"
 while read -r p; do
 	case $p in '' | '#'*) continue ;; esac
 	# GNU patch writes a new file, so the stock tree's links are safe.

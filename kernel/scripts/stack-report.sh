@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # stack-report.sh OUT
 #
-# The stack frame of every function in the files kernel/patches change and
-# in the core (lib/kmirror), as GCC reports it (-fstack-usage), stock
+# The stack frame of every function in the files kernel/patches change or
+# add (the core, lib/kmirror, among them; not the KUnit suites of
+# lib/kmirror/kunit, test code run once at boot), as GCC reports it
+# (-fstack-usage), stock
 # against patched: each file is compiled again exactly as the stock-gcc and
 # patched-gcc builds in OUT (build-kernels.sh) compiled it, plus
 # -fstack-usage, into a scratch directory.  Prints one line per function
@@ -21,7 +23,7 @@ trap 'rm -rf "$scratch"; [ -L "$at" ] && rm -f "$at"' EXIT
 [ ! -e "$at" ] || { echo "stack-report: $at is in the way" >&2; exit 1; }
 
 files=$(sed -n 's|^diff --git a/\(.*\.c\) b/.*|\1|p' "$top"/kernel/patches/*.patch |
-	sort -u)
+	grep -v '^lib/kmirror/kunit/' | sort -u)
 
 # compile FLAVOUR TREE FILE: FILE as the FLAVOUR build did, with -fstack-usage
 compile() {
@@ -43,9 +45,6 @@ patched=$("$here/ktree.sh" "$out" patched)
 for f in $files; do
 	compile stock-gcc "$stock" "$f"
 	compile patched-gcc "$patched" "$f"
-done
-for f in "$patched"/lib/kmirror/*.c; do
-	compile patched-gcc "$patched" "lib/kmirror/$(basename "$f")"
 done
 
 # FUNCTION BYTES, one per line, for one flavour's .su files

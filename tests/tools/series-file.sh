@@ -5,7 +5,7 @@
 # Write to OUT the tree's file PATH (a copy of it at STOCK_FILE) with the
 # hunks of every patch of PATCHDIR/series that touch it applied in order:
 # the series' build of that one file, for the differential tests.  The
-# core files install-core.sh adds are not needed: the tests link the
+# core files the series adds are not needed: the tests link the
 # userspace build of the core.
 set -eu
 stock=$1
