@@ -139,8 +139,8 @@ int kmc_ceph_parse_fsid(const char *s, size_t len, u8 *fsid)
 			p++;
 			continue;
 		}
-		hi = kmc_ceph_hexval(s[p]);
-		lo = p + 1 < len ? kmc_ceph_hexval(s[p + 1]) : -1;
+		hi = hex_to_bin(s[p]);
+		lo = p + 1 < len ? hex_to_bin(s[p + 1]) : -1;
 		if (hi < 0 || lo < 0)
 			break;
 		b[i++] = hi << 4 | lo;
@@ -162,7 +162,7 @@ bool kmc_ceph_fsid_canonical(const char *s, size_t len)
 	for (i = 0; i < len; i++) {
 		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
 
-		if (dash ? s[i] != '-' : kmc_ceph_hexval(s[i]) < 0)
+		if (dash ? s[i] != '-' : hex_to_bin(s[i]) < 0)
 			return false;
 	}
 	return true;

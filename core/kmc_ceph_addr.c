@@ -1,261 +1,75 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * CephFS monitor and ip addresses (see kmc_ceph.h): the IP literals of
- * net/core/utils.c, the monitor lists of net/ceph/messenger.c and their
- * formatting as lib/vsprintf.c prints them.  File:line references are to
- * the 6.1 tree.
+ * CephFS monitor and ip addresses (see kmc_ceph.h): the monitor lists of
+ * net/ceph/messenger.c, their IP literals read by the kernel's own
+ * in4_pton() and in6_pton(), and their formatting as lib/vsprintf.c prints
+ * them.  File:line references are to the 6.1 tree.
  */
 #include "kcompat.h"
 #include "kmc_ceph.h"
 #include "kmc_ceph_priv.h"
 
-/* ----- IP literals: in4_pton() and in6_pton() of net/core/utils.c ----- */
-
-/*
- * Byte classes of xdigit2bin(), which double as the IPv6 parser's
- * "may come next" set (its state).
- */
-#define KMC_IP_XDIGIT	0x001
-#define KMC_IP_DIGIT	0x002
-#define KMC_IP_COLON1	0x004	/* a single ':' */
-#define KMC_IP_COLON2	0x008	/* the second ':' of "::" */
-#define KMC_IP_COLON12	0x010	/* a "::" may start */
-#define KMC_IP_COLONS	(KMC_IP_COLON1 | KMC_IP_COLON2 | KMC_IP_COLON12)
-#define KMC_IP_DOT	0x020
-#define KMC_IP_END	0x040	/* the delimiter, NUL or the end */
-#define KMC_IP_NOWORD	0x080	/* state only: no 16-bit word pending */
-#define KMC_IP_OTHER	0x100
+/* ----- IP literals: in4_pton() and in6_pton() ----- */
 
 #define KMC_Q_LEADING_ZERO	KMC_CEPH_QUIRK(KMC_CEPH_S_IPV4_LEADING_ZERO)
 #define KMC_Q_V4_BRACKETED	KMC_CEPH_QUIRK(KMC_CEPH_S_IPV4_BRACKETED)
 #define KMC_Q_V6_BARE		KMC_CEPH_QUIRK(KMC_CEPH_S_IPV6_UNBRACKETED)
 #define KMC_Q_LONG_GROUP	KMC_CEPH_QUIRK(KMC_CEPH_S_IPV6_LONG_GROUP)
 
-/* An address candidate: bytes s[0..len), read as NUL past @len. */
-struct kmc_ip_text {
-	const char *s;
-	size_t len;
-	char delim;
-};
-
-/* Class of byte @i; @val gets a hex digit's value. */
-static unsigned int kmc_ip_class(const struct kmc_ip_text *t, size_t i,
-				 unsigned int *val)
-{
-	char c = i < t->len ? t->s[i] : '\0';
-	int v;
-
-	if (c == t->delim || c == '\0')
-		return KMC_IP_END;
-	if (c == ':')
-		return KMC_IP_COLONS;
-	if (c == '.')
-		return KMC_IP_DOT;
-	v = kmc_ceph_hexval(c);
-	if (v < 0)
-		return KMC_IP_OTHER;
-	*val = v;
-	return KMC_IP_XDIGIT | (v < 10 ? KMC_IP_DIGIT : 0);
-}
-
 /*
- * in4_pton() from index @i: four decimal octets (0-255, any number of
- * leading zeros) split by '.', ended by the delimiter, ':' or the end,
- * whose index goes to @end.  0 or -EINVAL.
+ * What is odd about an address the kernel accepted, s[0..n): a dotted
+ * octet of two or more digits that starts with 0 ("010" is 10, not 8),
+ * or an IPv6 group of more than four hex digits ("00001": in6_pton()
+ * takes leading zeros without limit).  An IPv6 address's dotted tail
+ * starts after its last ':' before the first '.'; in6_pton() reads that
+ * first octet as a group too before it sees the dot.
  */
-static int kmc_ceph_in4(const struct kmc_ip_text *t, size_t i, u8 *out,
-			size_t *end, u32 *style)
+static u32 kmc_ceph_ip_style(const char *s, size_t n, bool v6)
 {
-	unsigned int octets = 0, value = 0, digits = 0, cls, v = 0;
-	u8 b[4];
+	const char *dot = memchr(s, '.', n);
+	size_t groups_end = dot ? (size_t)(dot - s) : n;
+	size_t tail = 0, i, start, run = 0;
+	u32 style = 0;
 
-	for (;; i++) {
-		cls = kmc_ip_class(t, i, &v);
-		if (cls & KMC_IP_DIGIT) {
-			if (digits++ && !value)
-				*style |= KMC_Q_LEADING_ZERO;
-			value = value * 10 + v;
-			if (value > 255)
-				return -EINVAL;
+	if (v6) {
+		tail = dot ? groups_end : n + 1;
+		while (dot && tail && s[tail - 1] != ':')
+			tail--;
+	}
+	for (i = 0; i <= n; i++) {
+		if (i < n && hex_to_bin(s[i]) >= 0) {
+			run++;
 			continue;
 		}
-		if (!(cls & (KMC_IP_DOT | KMC_IP_END | KMC_IP_COLONS)) ||
-		    !digits)
-			return -EINVAL;
-		b[octets++] = value;
-		value = 0;
-		digits = 0;
-		if (!(cls & KMC_IP_DOT))
-			break;
-		if (octets >= 4)
-			return -EINVAL;
+		start = i - run;
+		if (v6 && start < groups_end && run > 4)
+			style |= KMC_Q_LONG_GROUP;
+		if (start >= tail && run > 1 && s[start] == '0')
+			style |= KMC_Q_LEADING_ZERO;
+		run = 0;
 	}
-	if (octets != 4)
-		return -EINVAL;
-	memcpy(out, b, sizeof(b));
-	*end = i;
-	return 0;
-}
-
-/* in6_pton()'s working state. */
-struct kmc_in6 {
-	u8 buf[16];
-	unsigned int d;		/* bytes of buf[] written */
-	int dc;			/* where "::" stands in buf[], or -1 */
-	unsigned int state;	/* KMC_IP_* classes that may come next */
-	unsigned int w;		/* the pending 16-bit word */
-	unsigned int digits;	/* hex digits of the pending word */
-	size_t tok;		/* start of the current group */
-};
-
-/*
- * A ':' or the end closes the pending word (unless NOWORD); after a ':'
- * the state says what may follow.  Returns 1 at the end, 0 after a ':',
- * -EINVAL if buf[] would overflow (never, for reachable states).
- */
-static int kmc_in6_close(struct kmc_in6 *v, unsigned int cls, size_t i)
-{
-	if (!(v->state & KMC_IP_NOWORD)) {
-		if (v->d > sizeof(v->buf) - 2)
-			return -EINVAL;
-		v->buf[v->d++] = v->w >> 8;
-		v->buf[v->d++] = v->w & 0xff;
-	}
-	v->w = 0;
-	v->digits = 0;
-	if (cls & KMC_IP_END)
-		return 1;
-	switch (v->state & KMC_IP_COLONS) {
-	case KMC_IP_COLON2:
-		v->dc = v->d;
-		v->state = KMC_IP_XDIGIT | KMC_IP_END;
-		if (v->d >= sizeof(v->buf))
-			v->state |= KMC_IP_NOWORD;
-		break;
-	case KMC_IP_COLON1 | KMC_IP_COLON12:
-		v->state = KMC_IP_XDIGIT | KMC_IP_COLON2;
-		break;
-	case KMC_IP_COLON1:
-		v->state = KMC_IP_XDIGIT;
-		break;
-	case KMC_IP_COLON12:
-		v->state = KMC_IP_COLON2;
-		break;
-	default:
-		v->state = 0;
-	}
-	v->tok = i + 1;
-	return 0;
+	return style;
 }
 
 /*
- * A hex digit: at most 16 bits per word (leading zeros are free), and a
- * ':' may follow unless the buffer is about full.
+ * ceph_pton(): IPv4 first, then IPv6, at s[0..len) up to @delim; the
+ * index past the address goes to @end.
  */
-static void kmc_in6_digit(struct kmc_in6 *v, unsigned int val, u32 *style)
+static int kmc_ceph_pton(const char *s, size_t len, char delim,
+			 struct kmc_ceph_addr *a, size_t *end)
 {
-	v->w = (v->w << 4) | val;
-	if (++v->digits > 4)
-		*style |= KMC_Q_LONG_GROUP;
-	v->state = KMC_IP_COLON1 | KMC_IP_END;
-	if (!(v->w & 0xf000))
-		v->state |= KMC_IP_XDIGIT;
-	if (v->dc < 0 && v->d + 2 < sizeof(v->buf)) {
-		v->state |= KMC_IP_COLON12;
-		v->state &= ~KMC_IP_END;
-	}
-	if (v->d + 2 >= sizeof(v->buf))
-		v->state &= ~(KMC_IP_COLON1 | KMC_IP_COLON12);
-}
-
-/* After each byte: room for a dotted IPv4 tail, or for nothing more. */
-static void kmc_in6_room(struct kmc_in6 *v)
-{
-	if ((v->dc >= 0 && v->d + 4 < sizeof(v->buf)) ||
-	    v->d + 4 == sizeof(v->buf))
-		v->state |= KMC_IP_DOT;
-	if (v->d >= sizeof(v->buf))
-		v->state &= ~(KMC_IP_XDIGIT | KMC_IP_COLONS);
-}
-
-/* Words before "::" stay in front, those after it go to the back. */
-static void kmc_in6_finish(const struct kmc_in6 *v, u8 *out)
-{
-	unsigned int tail;
-
-	if (v->dc < 0) {
-		memcpy(out, v->buf, sizeof(v->buf));
-		return;
-	}
-	tail = v->d - v->dc;
-	memset(out, 0, sizeof(v->buf));
-	memcpy(out, v->buf, v->dc);
-	memcpy(out + sizeof(v->buf) - tail, v->buf + v->dc, tail);
-}
-
-/*
- * in6_pton() from index @i: up to eight hex groups, one "::", an
- * optional dotted IPv4 tail, ended by the delimiter or the end (whose
- * index goes to @end).  0 or -EINVAL.  Not inlined: its working state
- * would add to the frame of kmc_ceph_parse_ips().
- */
-static noinline_for_stack int kmc_ceph_in6(const struct kmc_ip_text *t,
-					   size_t i, u8 *out, size_t *end,
-					   u32 *style)
-{
-	struct kmc_in6 v = { .dc = -1, .tok = i,
-		.state = KMC_IP_COLON12 | KMC_IP_XDIGIT | KMC_IP_NOWORD };
-	unsigned int cls, val = 0;
-	int ret;
-
-	for (;; i++) {
-		cls = kmc_ip_class(t, i, &val);
-		if (!(cls & v.state))
-			return -EINVAL;
-		if (cls & KMC_IP_DOT) {
-			if (v.d + 4 > sizeof(v.buf) ||
-			    kmc_ceph_in4(t, v.tok, v.buf + v.d, &i, style))
-				return -EINVAL;
-			v.d += 4;
-			break;
-		}
-		if (cls & (KMC_IP_END | KMC_IP_COLONS)) {
-			ret = kmc_in6_close(&v, cls, i);
-			if (ret < 0)
-				return ret;
-			if (ret)
-				break;
-		} else {
-			kmc_in6_digit(&v, val, style);
-		}
-		kmc_in6_room(&v);
-	}
-	kmc_in6_finish(&v, out);
-	*end = i;
-	return 0;
-}
-
-/*
- * ceph_pton(): IPv4 first, then IPv6, from index @i; only the style of
- * the attempt that succeeded counts.
- */
-static int kmc_ceph_pton(const struct kmc_ip_text *t, size_t i,
-			 struct kmc_ceph_addr *a, size_t *end, u32 *style)
-{
-	u32 s4 = 0, s6 = 0;
+	int n = min_t(size_t, len, INT_MAX);
+	const char *e;
 
 	memset(a, 0, sizeof(*a));
-	if (!kmc_ceph_in4(t, i, a->ip, end, &s4)) {
+	if (in4_pton(s, n, a->ip, delim, &e))
 		a->family = KMC_CEPH_INET;
-		*style |= s4;
-		return 0;
-	}
-	if (!kmc_ceph_in6(t, i, a->ip, end, &s6)) {
+	else if (in6_pton(s, n, a->ip, delim, &e))
 		a->family = KMC_CEPH_INET6;
-		*style |= s6;
-		return 0;
-	}
-	return -EINVAL;
+	else
+		return -EINVAL;
+	*end = e - s;
+	return 0;
 }
 
 /* ----- monitor lists: ceph_parse_ips() of net/ceph/messenger.c ----- */
@@ -334,15 +148,16 @@ static bool kmc_ceph_is_v6(const struct kmc_ceph_addr *a)
 static int kmc_ceph_one_ip(const char *s, size_t len, char delim, size_t *p,
 			   struct kmc_ceph_addr *a, struct kmc_ceph_diag *d)
 {
-	size_t start = *p, end;
-	struct kmc_ip_text t = { s, len, delim };
+	size_t start = *p, at, end;
 	bool bracket = start < len && s[start] == '[';
-	u32 style = 0;
+	char cur = bracket ? ']' : delim;
+	u32 style;
 
-	if (bracket)
-		t.delim = ']';
-	if (kmc_ceph_pton(&t, start + bracket, a, &end, &style))
-		return kmc_ceph_bad_addr(s, len, start, delim, t.delim, d);
+	at = start + bracket;
+	if (kmc_ceph_pton(s + at, len - at, cur, a, &end))
+		return kmc_ceph_bad_addr(s, len, start, delim, cur, d);
+	style = kmc_ceph_ip_style(s + at, end, kmc_ceph_is_v6(a));
+	end += at;
 	if (bracket) {
 		if (end >= len || s[end] != ']')
 			return kmc_ceph_fail(d, KMC_CEPH_E_MON_BRACKET,

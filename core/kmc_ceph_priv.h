@@ -38,18 +38,6 @@ static inline void kmc_ceph_quirk(struct kmc_ceph_diag *d,
 	d->quirks |= KMC_CEPH_QUIRK(code);
 }
 
-/* hex_to_bin() of lib/hexdump.c: 0-15, or -1 for anything else. */
-static inline int kmc_ceph_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* hex_asc_lo() of include/linux/kernel.h: the low nibble of @v. */
 static inline char kmc_ceph_hexdigit(unsigned int v)
 {

@@ -23,6 +23,7 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/hash.h>
+#include <linux/inet.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>

@@ -28,5 +28,6 @@
 #include "kcompat/page.h"
 #include "kcompat/err.h"
 #include "kcompat/atomic.h"
+#include "kcompat/inet.h"
 
 #endif /* KMIRROR_KCOMPAT_H */

@@ -7,6 +7,9 @@
  * the head of ceph_get_tree(), then, with fsc, ceph_fscache_register_fs().
  */
 #include "kceph_shim.h"
+/* libkmirror has its own copy under these names (userspace/kcompat/inet.c) */
+#define in4_pton kceph_in4_pton
+#define in6_pton kceph_in6_pton
 #include "kernel_ceph.inc"
 #undef snprintf
 #include "kernel_ceph.h"

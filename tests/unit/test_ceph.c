@@ -467,6 +467,37 @@ static void test_strict_first_quirk(void **state)
 	free_bufs(bufs);
 }
 
+/*
+ * in4_pton() keeps every digit's class bits in its int, so an octet with
+ * many leading zeros overflows it; the kernel wraps (-fno-strict-overflow)
+ * and still reads the octet.  Under UBSan the port used to trap here.
+ */
+static void test_ipv4_leading_zeros_overflow(void **state)
+{
+	static const u8 v4[4] = { 1, 2, 3, 4 };
+	static const u8 v6[16] = { [10] = 0xff, 0xff, 1, 2, 3, 4 };
+	struct kmc_ceph_mount m;
+	char *bufs[2];
+
+	assert_int_equal(parse_str("00000000000000000001.2.3.4:/", NULL, 0,
+				   &m, bufs), 0);
+	assert_int_equal(m.num_mon, 1);
+	assert_int_equal(m.mon[0].family, KMC_CEPH_INET);
+	assert_memory_equal(m.mon[0].ip, v4, sizeof(v4));
+	assert_int_equal(m.diag.quirks,
+			 KMC_CEPH_QUIRK(KMC_CEPH_S_IPV4_LEADING_ZERO));
+	free_bufs(bufs);
+
+	assert_int_equal(parse_str("[::ffff:0000000000000001.2.3.4]:/", NULL,
+				   0, &m, bufs), 0);
+	assert_int_equal(m.mon[0].family, KMC_CEPH_INET6);
+	assert_memory_equal(m.mon[0].ip, v6, sizeof(v6));
+	assert_int_equal(m.diag.quirks,
+			 KMC_CEPH_QUIRK(KMC_CEPH_S_IPV4_LEADING_ZERO) |
+			 KMC_CEPH_QUIRK(KMC_CEPH_S_IPV6_LONG_GROUP));
+	free_bufs(bufs);
+}
+
 /* Option errors name the key, as the kernel's "... '%s'" messages do. */
 static void test_option_key_errors(void **state)
 {
@@ -502,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_format_addr),
 		cmocka_unit_test(test_code_texts),
 		cmocka_unit_test(test_strict_first_quirk),
+		cmocka_unit_test(test_ipv4_leading_zeros_overflow),
 		cmocka_unit_test(test_option_key_errors),
 	};
 

@@ -29,6 +29,21 @@
 #define EXPORT_SYMBOL_GPL(sym)
 #define EXPORT_SYMBOL_IF_KUNIT(sym)
 
+/*
+ * duplicated: hex_to_bin() of lib/hexdump.c (6.1), a hex digit's value or
+ * -1, with no branch on the data.
+ */
+static inline int hex_to_bin(unsigned char ch)
+{
+	unsigned char cu = ch & 0xdf;
+
+	return -1 +
+		((ch - '0' + 1) &
+		 (unsigned int)((ch - '9' - 1) & ('0' - 1 - ch)) >> 8) +
+		((cu - 'A' + 11) &
+		 (unsigned int)((cu - 'F' - 1) & ('A' - 1 - cu)) >> 8);
+}
+
 #define __packed __attribute__((__packed__))
 #define fallthrough __attribute__((__fallthrough__))
 
