@@ -263,6 +263,26 @@ wait_stat() {
 	fail "statistic $2 stayed at $v (< $3)"
 }
 
+# source_dirs: set SRC, the directory kmirror-cachefs reads from, and
+# WSRC, the same directory where a test changes files behind the cache's
+# back.  Both are $T/src, unless KMIRROR_FUSE_SRC and KMIRROR_FUSE_WRITER
+# name two mounts of one network file system (the ceph suite's two
+# ceph-fuse clients): then a fresh directory under each, the writer being
+# another client of the same files.
+source_dirs() {
+	local sub
+	if [ -z "${KMIRROR_FUSE_SRC:-}" ]; then
+		SRC=$T/src WSRC=$T/src
+		return
+	fi
+	sub=$TNAME.$$.$RANDOM
+	SRC=$KMIRROR_FUSE_SRC/$sub
+	WSRC=${KMIRROR_FUSE_WRITER:-$KMIRROR_FUSE_SRC}/$sub
+	mkdir "$SRC"
+	# The second client sees the new directory (CephFS: at once).
+	[ -d "$WSRC" ] || fail "$WSRC: the writer does not see $SRC"
+}
+
 # Wait until source files made or changed so far are old enough for
 # kmirror-cachefs to cache what it reads of them: it serves younger ones
 # uncached (KC_SETTLE_FINE_NS, 1 s, for nanosecond timestamps).

@@ -8,11 +8,13 @@
 # mtime put back (only ctime tells), shrink, replace by rename, delete,
 # create, a rewrite of a file only partly cached, rewrites while the old
 # file is held open, and a run of versions.  The daemon counts the
-# invalidations.
+# invalidations.  The changes go through WSRC: the source itself here, a
+# second client of the same files in the ceph suite (source_dirs).
 # shellcheck source=tests/fuse/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-src=$T/src mnt=$T/mnt cache=$T/cache
+source_dirs
+src=$SRC wsrc=$WSRC mnt=$T/mnt cache=$T/cache
 WAIT=1.3	# attr_timeout (default 1.0 s) plus a margin
 
 # expect NAME WHAT: after the timeout, MNT/NAME reads as SRC/NAME does.
@@ -44,46 +46,46 @@ tm head -c 102400 "$mnt/partial" >/dev/null
 stats_fresh "$cache"
 inv0=$(stat_get "$cache" invalidations)
 
-head -c 12345 /dev/urandom >>"$src/append"
+head -c 12345 /dev/urandom >>"$wsrc/append"
 expect append "appended to"
 
-rewrite_same_size "$src/same"
+rewrite_same_size "$wsrc/same"
 expect same "rewritten in place, same size"
 
-touch -r "$src/same-mtime" "$T/mtime-ref"
-rewrite_same_size "$src/same-mtime"
-touch -r "$T/mtime-ref" "$src/same-mtime"
+touch -r "$wsrc/same-mtime" "$T/mtime-ref"
+rewrite_same_size "$wsrc/same-mtime"
+touch -r "$T/mtime-ref" "$wsrc/same-mtime"
 [ "$(stat -c %Y.%y "$src/same-mtime")" = "$(stat -c %Y.%y "$T/mtime-ref")" ] ||
 	fail "could not put the old mtime back"
 expect same-mtime "rewritten in place with the old mtime put back (ctime changed)"
 
-truncate -s 1000 "$src/shrink"
-head -c 1000 /dev/urandom | dd of="$src/shrink" conv=notrunc status=none
+truncate -s 1000 "$wsrc/shrink"
+head -c 1000 /dev/urandom | dd of="$wsrc/shrink" conv=notrunc status=none
 expect shrink "shrunk and rewritten"
 
 mkfile "$T/new" $((700 * 1024 + 3))
-cp "$T/new" "$src/renamed.tmp"
-mv "$src/renamed.tmp" "$src/renamed"
+cp "$T/new" "$wsrc/renamed.tmp"
+mv "$wsrc/renamed.tmp" "$wsrc/renamed"
 expect renamed "replaced by rename (a new inode)"
 
-rewrite_same_size "$src/partial"
+rewrite_same_size "$wsrc/partial"
 expect partial "rewritten after only its first 100 KiB was cached"
 
 exec 3<"$mnt/held"
-rewrite_same_size "$src/held"
+rewrite_same_size "$wsrc/held"
 expect held "rewritten while an old descriptor stays open"
 exec 3<&-
 
-rm "$src/gone"
+rm "$wsrc/gone"
 sleep "$WAIT"
 [ ! -e "$mnt/gone" ] || fail "a file deleted in the source is still there"
 ok "deleted in the source"
 
-mkfile "$src/created" 4321
+mkfile "$wsrc/created" 4321
 expect created "created in the source"
 
 for ((v = 1; v <= 5; v++)); do
-	mkfile "$src/versions" $((RANDOM * 7 + v))
+	mkfile "$wsrc/versions" $((RANDOM * 7 + v))
 	expect versions "version $v of a file changed again and again"
 done
 

@@ -3,7 +3,8 @@
 # run-tests.sh: install what is missing, then build and run every suite:
 #   gcc   -Werror build: all suites, then again under valgrind memcheck,
 #         then the kernels in QEMU (suite qemu: builds Linux 6.1 stock and
-#         patched, GCC and LLVM, through ccache)
+#         patched, GCC and LLVM, through ccache), then suite ceph (a
+#         single-node Ceph cluster, kmirror-cachefs over ceph-fuse)
 #   clang -Werror build: all suites, fuzz targets for a bounded time
 #   clang ASan+UBSan build: all suites
 #   clang TSan build: the thread stress
@@ -67,6 +68,10 @@ meson test -C "$out/gcc" --suite qemu --print-errorlogs --num-processes 2 ||
 	status=1
 tally "$out/gcc"
 stage_done "gcc: the kernels in QEMU"
+echo "=== gcc: a real CephFS"
+meson test -C "$out/gcc" --suite ceph --print-errorlogs || status=1
+tally "$out/gcc"
+stage_done "gcc: a real CephFS"
 export CC=clang
 run clang -Dfuzz=true -Dkernel=disabled -- --num-processes 2
 run asan -Db_sanitize=address,undefined -Db_lundef=false -Dkernel=disabled -- --num-processes 2
