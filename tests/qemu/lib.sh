@@ -65,3 +65,28 @@ stats_shape() {
 		sed -n "/^--- \/proc\/fs\/fscache\/stats/,/^--- end stats/{p;/^--- end stats/q}" |
 		sed 's/=-\{0,1\}[0-9][0-9]*/=N/g'
 }
+
+# cache_report IMG NAME: extract the cachefiles cache of the ext4 image IMG
+# into $T/NAME and describe it for comparison: $T/NAME.json (`kmirror
+# cache ls --json`), $T/NAME.names (type, size, path of every entry),
+# $T/NAME.xattrs (every entry's xattrs).
+cache_report() {
+	python3 "$S/cache-image.py" extract "$1" /fsc "$T/$2" >/dev/null
+	"$KMIRROR_CLI" cache ls "$T/$2/fsc" --json >"$T/$2.json" ||
+		fail "$2: kmirror cache ls"
+	(cd "$T/$2/fsc" && find . -printf '%y %s %p\n' | LC_ALL=C sort -k3) \
+		>"$T/$2.names"
+	(cd "$T/$2/fsc" && find . | LC_ALL=C sort |
+		xargs -d '\n' getfattr -h -d -m - -e hex 2>/dev/null) >"$T/$2.xattrs"
+}
+
+# caches_equal A B: the cache_reports A and B are equal, or fail.
+caches_equal() {
+	diff -u "$T/$1.json" "$T/$2.json" ||
+		fail "kmirror cache ls differs between $1 and $2"
+	diff -u "$T/$1.names" "$T/$2.names" ||
+		fail "the caches' trees differ (type, size, name) between $1 and $2"
+	diff -u "$T/$1.xattrs" "$T/$2.xattrs" ||
+		fail "names or xattrs differ between $1 and $2"
+	echo "ok $2 cache == $1 cache: $(wc -l <"$T/$1.names") entries (type, size, name), $(grep -c '^# file' "$T/$1.xattrs") with xattrs, all equal"
+}
