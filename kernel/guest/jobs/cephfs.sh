@@ -13,20 +13,7 @@
 set -eu
 . /jobs/lib.sh
 
-fsid= key= mon=198.18.0.1
-for arg in $(cat /proc/cmdline); do
-	case $arg in
-	kmirror.ceph_fsid=*) fsid=${arg#*=} ;;
-	kmirror.ceph_key=*) key=${arg#*=} ;;
-	kmirror.ceph_mon=*) mon=${arg#*=} ;;
-	esac
-done
-[ -n "$fsid" ] && [ -n "$key" ] || { echo "cephfs: no fsid or key"; exit 2; }
-
-ip link set lo up
-ip link set eth0 up
-ip addr add 10.0.2.15/24 dev eth0
-ip route add default via 10.0.2.2
+ceph_args
 
 new="kmirror@$fsid.cephfs=/"
 opts="mon_addr=$mon:6789,secret=$key"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Shared by the cachefiles jobs (sourced, not a job itself).
+# Shared by the cachefiles and CephFS jobs (sourced, not a job itself).
 
 # bind_cache: the ext4 cache disk /dev/vda on /cache, its cachefiles cache
 # in /cache/fsc, bound through /dev/cachefiles on descriptor 3 (closing it
@@ -34,4 +34,24 @@ show_stats() {
 unbind_cache() {
 	exec 3>&-
 	umount /cache
+}
+
+# ceph_args: fsid, key and mon (198.18.0.1 unless kmirror.ceph_mon=) of
+# the host's test cluster, from the kernel command line
+# (kmirror.ceph_fsid=, kmirror.ceph_key=); then the virtio NIC up on
+# QEMU's user network (10.0.2.15, gateway 10.0.2.2), which reaches it.
+ceph_args() {
+	fsid= key= mon=198.18.0.1
+	for arg in $(cat /proc/cmdline); do
+		case $arg in
+		kmirror.ceph_fsid=*) fsid=${arg#*=} ;;
+		kmirror.ceph_key=*) key=${arg#*=} ;;
+		kmirror.ceph_mon=*) mon=${arg#*=} ;;
+		esac
+	done
+	[ -n "$fsid" ] && [ -n "$key" ] || { echo "no ceph fsid or key"; exit 2; }
+	ip link set lo up
+	ip link set eth0 up
+	ip addr add 10.0.2.15/24 dev eth0
+	ip route add default via 10.0.2.2
 }
