@@ -12,14 +12,15 @@
 #  - the cache image, read on the host by `kmirror cache ls`, has one
 #    object per file, and the patched kernel's cache equals the stock
 #    kernel's, name for name and xattr for xattr.
-# SKIP (77) with the reason without root, the ceph packages or the
-# kernels (meson test --suite qemu builds them).
+# SKIP (77) with the reason without root, the ceph packages, /dev/fuse or
+# the kernels (meson test --suite qemu builds them).
 skip() { echo "SKIP: cephfs: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "needs root (a network namespace)"
 for p in ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse ceph uuidgen \
 	unshare ip fusermount3; do
 	command -v "$p" >/dev/null 2>&1 || skip "$p missing (deps.sh)"
 done
+[ -c /dev/fuse ] || skip "/dev/fuse missing (the files are seeded through ceph-fuse)"
 for k in stock-gcc patched-gcc; do
 	[ -f "${KMIRROR_KERNEL_OUT:?}/$k.bzImage" ] ||
 		skip "no $k kernel (meson test --suite qemu builds it)"
