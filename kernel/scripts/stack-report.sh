@@ -5,10 +5,9 @@
 # The stack frame of every function in the files kernel/patches change or
 # add (the core, lib/kmirror, among them; not the KUnit suites of
 # lib/kmirror/kunit, test code run once at boot), as GCC reports it
-# (-fstack-usage), stock
-# against patched: each file is compiled again exactly as the stock-gcc and
-# patched-gcc builds in OUT (build-kernels.sh) compiled it, plus
-# -fstack-usage, into a scratch directory.  Prints one line per function
+# (-fstack-usage), stock against patched: each file is compiled again
+# exactly as the stock-gcc and patched-gcc builds in OUT (build-kernels.sh)
+# compiled it, plus -fstack-usage, into a scratch directory.  Prints one line per function
 # the series adds or changes the frame of, and every function over 256
 # bytes; exits 1 if the series made a frame larger than 256 bytes (stock
 # functions already over it, unchanged, are shown, not counted).

@@ -76,7 +76,7 @@ if [ -n "$K" ] && [ -f "$K/patched-gcc.bzImage" ]; then
 	python3 "$S/cache-image.py" make "$T/cache.img" $((MB * 2 + 64))
 	"$S/qemu-run.sh" -d "$T/cache.img" -t 900 \
 		-q "-nic user,model=virtio-net-pci" \
-		-a "kmirror.ceph_fsid=$fsid kmirror.ceph_key=$key" \
+		-a "kmirror.ceph_fsid=$fsid kmirror.ceph_key=$key kmirror.ceph_mon=$mon" \
 		"$K/patched-gcc.bzImage" "$K/initramfs.cpio.gz" cephfsbench \
 		"$T/guest.log" >"$T/guest.verdict" ||
 		{ cat "$T/guest.verdict"; fail "the guest's benchmark job"; }

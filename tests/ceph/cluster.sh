@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # cluster.sh up|down DIR
+# cluster.sh netns CMD [ARG...]
 #
 # A single-node Ceph cluster from Debian's packages (16.2.x) in DIR, for
 # the CephFS tests: one monitor (a), one manager (x), one OSD (0) on
@@ -14,13 +15,15 @@
 #         and write DIR/env with the same as shell assignments.  On any
 #         failure stop what it started and exit 1.
 #   down  stop every daemon DIR's pid files name; DIR stays (logs).
+#   netns run CMD in a network namespace of its own with the cluster's
+#         address on its loopback, KMIRROR_CEPH_NETNS=1 in its
+#         environment (the tests re-run themselves this way).
 #
 # Every daemon binds KMIRROR_CEPH_IP (default 198.18.0.1, a benchmarking
 # address no real network uses), which must be on an interface.  Run it in
 # a network namespace of its own, with the address on its loopback:
 #
-#   unshare --net sh -c 'ip link set lo up &&
-#       ip addr add 198.18.0.1/32 dev lo && cluster.sh up /tmp/c && ...'
+#   cluster.sh netns sh -c 'cluster.sh up /tmp/c && ...'
 #
 # QEMU's user-mode network started in that namespace reaches the cluster at
 # the same address from the guest.  The messenger listens on both
@@ -30,6 +33,13 @@ set -eu
 what=${1:-}
 dir=${2:-}
 ip=${KMIRROR_CEPH_IP:-198.18.0.1}
+if [ "$what" = netns ]; then
+	shift
+	[ $# -gt 0 ] || { echo "usage: cluster.sh netns CMD [ARG...]" >&2; exit 2; }
+	exec unshare --net env KMIRROR_CEPH_NETNS=1 sh -c \
+		'ip link set lo up && ip addr add "$0/32" dev lo && exec "$@"' \
+		"$ip" "$@"
+fi
 [ -n "$dir" ] || { echo "usage: cluster.sh up|down DIR" >&2; exit 2; }
 
 # The packages, or a clear refusal.

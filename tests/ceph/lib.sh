@@ -56,11 +56,8 @@ ceph_setup() {
 				"uuid-runtime fuse3)"
 	done
 	[ -c /dev/fuse ] || skip "/dev/fuse missing"
-	if [ -z "${KM_CEPH_NETNS:-}" ]; then
-		exec unshare --net env KM_CEPH_NETNS=1 bash "$0" "$@"
-	fi
-	ip link set lo up
-	ip addr add 198.18.0.1/32 dev lo
+	[ -n "${KMIRROR_CEPH_NETNS:-}" ] ||
+		exec "$CEPH_LIB_DIR/cluster.sh" netns bash "$0" "$@"
 	T=$(realpath "$(mktemp -d "${TMPDIR:-/tmp}/kmceph.XXXXXX")")
 	CL=$T/cluster
 	trap ceph_cleanup EXIT
@@ -125,7 +122,9 @@ read_mbs() {
 	awk -v mb="$2" -v a="$t" -v b="$s" 'BEGIN { printf "%.1f", mb / (b - a) }'
 }
 
-# drop_pages FILE: the kernel's page cache of FILE, dropped.
+# drop_pages FILE: the kernel's page cache of FILE, dropped (as
+# tests/fuse/lib.sh's, which these scripts do not source: it makes its
+# own temp dir and trap).
 drop_pages() {
 	dd if="$1" iflag=nocache count=0 status=none
 }

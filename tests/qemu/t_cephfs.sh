@@ -25,12 +25,9 @@ for k in stock-gcc patched-gcc; do
 	[ -f "${KMIRROR_KERNEL_OUT:?}/$k.bzImage" ] ||
 		skip "no $k kernel (meson test --suite qemu builds it)"
 done
-if [ -z "${KM_CEPH_NETNS:-}" ]; then
-	exec unshare --net env KM_CEPH_NETNS=1 sh "$0" "$@"
-fi
+[ -n "${KMIRROR_CEPH_NETNS:-}" ] ||
+	exec "$(dirname "$0")/../ceph/cluster.sh" netns sh "$0" "$@"
 . "$(dirname "$0")/lib.sh"
-ip link set lo up
-ip addr add 198.18.0.1/32 dev lo
 CL=$T/cluster
 cleanup() {
 	rc=$?
@@ -64,7 +61,8 @@ for k in stock-gcc patched-gcc; do
 	python3 "$S/cache-image.py" make "$T/$k.img" 128
 	boot "$k" cephfs "$log" -d "$T/$k.img" -t 600 \
 		-q "-nic user,model=virtio-net-pci" \
-		-a "kmirror.ceph_fsid=$fsid kmirror.ceph_key=$key"
+		-a "kmirror.ceph_fsid=$fsid kmirror.ceph_key=$key \
+		    kmirror.ceph_mon=$mon"
 	for pass in 1 2; do
 		guest_sums "$log" $pass >"$T/got"
 		diff -u "$T/want" "$T/got" || fail "$k: pass $pass read wrong bytes"

@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # CephFS against the host's test cluster (tests/ceph/cluster.sh), reached
-# on QEMU's user network at kmirror.ceph_mon (198.18.0.1).  The cluster's
-# fsid and the client "kmirror"'s secret come on the kernel command line
-# (kmirror.ceph_fsid=, kmirror.ceph_key=).
+# on QEMU's user network; its address, fsid and the client "kmirror"'s
+# secret come on the kernel command line (ceph_args).
 #   1. cachefiles bound on /dev/vda; the new device syntax with fsc: every
 #      file read twice, remounted between (the second pass from the
 #      cache), "md5 PASS SUM PATH" lines and the fscache statistics;

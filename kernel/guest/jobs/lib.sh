@@ -36,12 +36,12 @@ unbind_cache() {
 	umount /cache
 }
 
-# ceph_args: fsid, key and mon (198.18.0.1 unless kmirror.ceph_mon=) of
-# the host's test cluster, from the kernel command line
-# (kmirror.ceph_fsid=, kmirror.ceph_key=); then the virtio NIC up on
-# QEMU's user network (10.0.2.15, gateway 10.0.2.2), which reaches it.
+# ceph_args: fsid, key and mon of the host's test cluster, from the
+# kernel command line (kmirror.ceph_fsid=, kmirror.ceph_key=,
+# kmirror.ceph_mon=); then the virtio NIC up on QEMU's user network
+# (10.0.2.15, gateway 10.0.2.2), which reaches the cluster.
 ceph_args() {
-	fsid= key= mon=198.18.0.1
+	fsid= key= mon=
 	for arg in $(cat /proc/cmdline); do
 		case $arg in
 		kmirror.ceph_fsid=*) fsid=${arg#*=} ;;
@@ -49,7 +49,8 @@ ceph_args() {
 		kmirror.ceph_mon=*) mon=${arg#*=} ;;
 		esac
 	done
-	[ -n "$fsid" ] && [ -n "$key" ] || { echo "no ceph fsid or key"; exit 2; }
+	[ -n "$fsid" ] && [ -n "$key" ] && [ -n "$mon" ] ||
+		{ echo "no ceph fsid, key or mon"; exit 2; }
 	ip link set lo up
 	ip link set eth0 up
 	ip addr add 10.0.2.15/24 dev eth0
