@@ -19,6 +19,7 @@
 #include <sys/xattr.h>
 #include <cmocka.h>
 
+#include "kmirror/cache.h"
 #include "kmirror/fscache.h"
 #include "kcompat/slab.h"
 
@@ -507,6 +508,39 @@ static void test_write_read_back(void **state)
 	assert_int_equal(x[16], 1);	/* CACHEFILES_COOKIE_TYPE_DATA */
 	assert_int_equal(x[17], 0);	/* content: no_data, as 6.1 writes */
 	assert_memory_equal(x + 18, "\x01\x02\x03\x04", 4);
+	fscache_relinquish_volume(v, NULL, false);
+}
+
+/* kmirror_cache_object_path() names the file the object was written to. */
+static void test_object_path_is_where_the_object_is(void **state)
+{
+	struct env *e = *state;
+	struct fscache_volume *v = fscache_acquire_volume(e->cache, "9p,t,",
+							  NULL, 0);
+	char path[KMIRROR_CACHE_PATH_SIZE];
+	uint8_t key[8], big[256] = { 1 };
+	struct fscache_cookie *c;
+
+	ino_key(0xabc0ec, key);
+	c = fscache_acquire_cookie(v, 0, key, 8, NULL, 0, 0);
+	assert_int_equal(fscache_use_cookie(c, true), 0);
+	fscache_unuse_cookie(c, NULL, NULL);
+	fscache_relinquish_cookie(c, false);
+	assert_int_equal(kmirror_cache_object_path("9p,t,", key, 8, path,
+						   sizeof(path)),
+			 strlen(obj(e->dir, "9p,t,", "Tabc0ec,")));
+	assert_string_equal(path, obj(e->dir, "9p,t,", "Tabc0ec,"));
+	assert_true(exists(e->dir, path));
+	/* What fscache refuses has no path either. */
+	assert_int_equal(kmirror_cache_object_path("9p,t,", key, 0, path,
+						   sizeof(path)), -EINVAL);
+	assert_int_equal(kmirror_cache_object_path("9p,t,", big, sizeof(big),
+						   path, sizeof(path)),
+			 -EMSGSIZE);
+	assert_int_equal(kmirror_cache_object_path("a/b", key, 8, path,
+						   sizeof(path)), -EACCES);
+	assert_int_equal(kmirror_cache_object_path("9p,t,", key, 8, path, 10),
+			 -ENOSPC);
 	fscache_relinquish_volume(v, NULL, false);
 }
 
@@ -1081,6 +1115,7 @@ int main(void)
 		T(test_cookie_bad_inputs),
 		T(test_use_unuse),
 		T(test_write_read_back),
+		T(test_object_path_is_where_the_object_is),
 		T(test_dirty_while_modified),
 		T(test_reopen_persists),
 		T(test_stale_object_replaced),

@@ -633,3 +633,21 @@ const char *kmirror_cache_content_name(unsigned int content)
 {
 	return kmc_content_str(content);
 }
+
+_Static_assert(KMIRROR_CACHE_PATH_SIZE == KMC_OBJECT_PATH_SIZE,
+	       "kmirror/cache.h's path size is the core's");
+
+int kmirror_cache_object_path(const char *volume, const void *key,
+			      size_t key_len, char *path, size_t size)
+{
+	size_t vlen = strlen(volume);
+	u32 vhash = 0, hash = 0;
+	int ret;
+
+	ret = kmc_volume_hash(volume, vlen, &vhash);
+	if (!ret)
+		ret = kmc_cookie_hash(vhash, key, key_len, &hash);
+	if (ret < 0)
+		return ret;
+	return kmc_object_path(volume, vlen, hash, key, key_len, path, size);
+}

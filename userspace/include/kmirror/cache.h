@@ -97,6 +97,21 @@ unsigned long kmirror_cache_errors(const struct kmirror_cache_scan *scan);
 
 void kmirror_cache_close(struct kmirror_cache_scan *scan);
 
+/* Room for any object path, NUL included (cache/I<vol>/@xx/<name>). */
+#define KMIRROR_CACHE_PATH_SIZE	522
+
+/*
+ * The path, relative to the cache root, at which cachefiles keeps the
+ * object of cookie key @key (@key_len bytes) in volume @volume (a
+ * NUL-terminated volume key): "cache/I<volume>/@xx/<cooked key>".  Its
+ * length; -EINVAL for an empty key, -EMSGSIZE for one over 255 bytes,
+ * -EACCES or -ENAMETOOLONG for a volume key no directory can be named
+ * after, -ENAMETOOLONG for a cooked name over NAME_MAX, -ENOSPC if @size
+ * is too small.
+ */
+int kmirror_cache_object_path(const char *volume, const void *key,
+			      size_t key_len, char *path, size_t size);
+
 /* "no_data", "single", "all", "backfs_map", "dirty" or "?". */
 const char *kmirror_cache_content_name(unsigned int content);
 
