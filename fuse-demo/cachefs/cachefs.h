@@ -20,6 +20,8 @@
  *   writethrough.c write-through, size changes, the map's object
  *   granule.c     the content map in the object's xattrs (crash rules)
  *   index.c       the in-memory index of the cache's objects (index.h)
+ *   index_scan.c  finding the cache's objects in the background
+ *   index_file.c  the index across mounts (DIR/kmirror-index)
  *   cull.c        culling, the housekeeper thread
  *   stats.c       counters and the DIR/kmirror-stats file
  *   objfd.c       the backing file of an fscache operation
@@ -394,7 +396,10 @@ void kc_flush_map(struct kc_fs *fs, struct kc_icache *ic);
 
 /* index.c */
 int kc_index_build(struct kc_fs *fs);
+void kc_index_release(struct kc_fs *fs);
+void kc_index_close(struct kc_fs *fs);
 void kc_index_destroy(struct kc_fs *fs);
+const char *kc_index_state(struct kc_fs *fs);
 struct kc_obj *kc_index_hold(struct kc_fs *fs, const void *key,
 			     size_t key_len, struct kc_inode *in, bool *old);
 void kc_index_unhold(struct kc_fs *fs, struct kc_obj *obj, bool retired);

@@ -17,7 +17,8 @@
  *
  * The housekeeper wakes every second, after every 8 MiB of new data, when
  * a write found no space and when the inode table passed its budget: it
- * culls, evicts inodes (inode.c) and rewrites the statistics file.
+ * culls, evicts inodes (inode.c), rewrites the statistics file and, once
+ * a minute when it changed, the index file (index_file.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +32,7 @@
 
 #include "index.h"
 #include "kmc_cull.h"
+#include "kmirror/cache.h"
 
 #define KC_SYNC_CULLS	8	/* objects a refused write may cull itself */
 
@@ -234,27 +236,28 @@ static struct fscache_volume *kc_vol_get(struct kc_fs *fs, unsigned int vol)
 static bool kc_cull_unheld(struct kc_fs *fs, struct kc_obj *o)
 {
 	struct fscache_volume *v = kc_vol_get(fs, o->vol);
+	char path[KMIRROR_CACHE_PATH_SIZE];
 	struct fscache_cookie *c;
 	struct stat st;
 
-	c = v ? fscache_acquire_cookie(v, 0, o->key, o->key_len, NULL, 0, 0) :
-		NULL;
+	c = v ? fscache_acquire_cookie(v, 0, kc_obj_key(o), o->key_len, NULL,
+				       0, 0) : NULL;
 	if (!c)
 		return false;
 	fscache_relinquish_cookie(c, true);
-	return !o->path ||
-	       (fstatat(fs->cache_fd, o->path, &st, AT_SYMLINK_NOFOLLOW) &&
+	return kc_obj_path(fs->index, o, path, sizeof(path)) < 0 ||
+	       (fstatat(fs->cache_fd, path, &st, AT_SYMLINK_NOFOLLOW) &&
 		errno == ENOENT);
 }
 
 /* The oldest entry the culler may try (index lock held), or NULL. */
 static struct kc_obj *kc_cull_pick(struct kc_index *x)
 {
-	struct kc_link *l;
+	struct kc_obj *o;
 
-	for (l = x->lru.next; l != &x->lru; l = l->next)
-		if (!kc_lru_obj(l)->culling && !kc_lru_obj(l)->stuck)
-			return kc_lru_obj(l);
+	for (o = kc_lru_first(x); o; o = kc_lru_next(x, o))
+		if (!(o->flags & (KC_OBJ_CULLING | KC_OBJ_STUCK)))
+			return o;
 	return NULL;
 }
 
@@ -272,19 +275,19 @@ static bool kc_cull_one(struct kc_fs *fs)
 		pthread_mutex_unlock(&x->lock);
 		return false;
 	}
-	o->culling = true;
+	o->flags |= KC_OBJ_CULLING;
 	in = o->holder;
 	if (in)
 		kc_inode_pin(in);
 	pthread_mutex_unlock(&x->lock);
 	gone = in ? kc_cache_cull(fs, in) : kc_cull_unheld(fs, o);
 	pthread_mutex_lock(&x->lock);
-	o->culling = false;
-	if (gone || o->dead) {
+	o->flags &= ~KC_OBJ_CULLING;
+	if (gone || (o->flags & KC_OBJ_DEAD)) {
 		kc_obj_del_locked(x, o);
 	} else {
-		o->stuck = !in;		/* held ones were just busy */
-		kc_lru_del(o);
+		if (!in)		/* held ones were just busy */
+			o->flags |= KC_OBJ_STUCK;
 		kc_lru_add_tail(x, o);
 	}
 	pthread_cond_broadcast(&x->changed);
@@ -340,6 +343,7 @@ static void *kc_housekeeper(void *arg)
 		kc_cull_pass(fs);
 		kc_itable_evict(fs);
 		kc_stats_write_if_changed(fs);
+		kc_index_checkpoint(fs);
 		pthread_mutex_lock(&x->hk_lock);
 	}
 	pthread_mutex_unlock(&x->hk_lock);

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The object index.
+ * The object index: what the cache holds (volume, key, space on disk), in
+ * least-recently-used order.
  *
- * At mount the cache is scanned once (libkmirror's kmirror_cache_next():
- * every object of every volume) into an in-memory index: volume, key,
- * space on disk, in least-recently-used order (atime, which libkmirror
- * touches when it opens an object, as cachefiles does; cachefilesd culls
- * by atime too).  From then on the index follows what this daemon does:
+ * At mount it comes from the index file a clean unmount wrote
+ * (index_file.c); when that file is missing, stale or damaged, from a scan
+ * of the cache that runs in the background while the mount serves
+ * (index_scan.c).  From then on the index follows what this daemon does:
  * objects made, opened (moved to the recent end), filled, invalidated and
- * retired.  Nothing is rescanned.  cull.c decides what to throw out.
+ * retired.  cull.c decides what to throw out.
+ *
+ * The index never decides what is served: every object is checked against
+ * its source by libkmirror when its cookie is acquired.  A wrong index can
+ * only cull the wrong object or miscount space.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +23,11 @@
 #include "index.h"
 #include "kmirror/cache.h"
 
+_Static_assert(sizeof(struct kc_obj) == 48, "an index entry is 48 bytes");
+
+#define KC_CHUNK_ENTRIES	(1u << KC_CHUNK_SHIFT)
+#define KC_SLOTS_MIN		4096
+
 static uint32_t kc_obj_hash(unsigned int vol, const uint8_t *key, size_t len)
 {
 	uint32_t h = 2166136261u ^ vol;
@@ -26,96 +35,201 @@ static uint32_t kc_obj_hash(unsigned int vol, const uint8_t *key, size_t len)
 
 	for (i = 0; i < len; i++)
 		h = (h ^ key[i]) * 16777619u;
-	return h;
+	return h ^ (h >> 15);
 }
 
-static struct kc_obj *kc_find_locked(struct kc_index *x, unsigned int vol,
-				     const uint8_t *key, size_t len)
+static size_t kc_home(const struct kc_index *x, const struct kc_obj *o)
 {
-	uint32_t h = kc_obj_hash(vol, key, len);
-	struct kc_obj *o = x->bucket[h & (x->nbuckets - 1)];
+	return kc_obj_hash(o->vol, kc_obj_key(o), o->key_len) &
+	       (x->nslots - 1);
+}
 
-	for (; o; o = o->hnext)
-		if (o->hash == h && o->vol == vol && o->key_len == len &&
-		    !memcmp(o->key, key, len))
+struct kc_obj *kc_obj_find_locked(struct kc_index *x, unsigned int vol,
+				  const uint8_t *key, size_t len)
+{
+	size_t i = kc_obj_hash(vol, key, len) & (x->nslots - 1);
+	struct kc_obj *o;
+
+	for (; x->slot[i]; i = (i + 1) & (x->nslots - 1)) {
+		o = kc_obj_at(x, x->slot[i]);
+		if (o->vol == vol && o->key_len == len &&
+		    !memcmp(kc_obj_key(o), key, len))
 			return o;
+	}
 	return NULL;
 }
 
-struct kc_obj *kc_lru_obj(struct kc_link *l)
+static void kc_slot_put(struct kc_index *x, struct kc_obj *o)
 {
-	return (struct kc_obj *)((char *)l - offsetof(struct kc_obj, lru));
+	size_t i = kc_home(x, o);
+
+	while (x->slot[i])
+		i = (i + 1) & (x->nslots - 1);
+	x->slot[i] = o->id;
 }
 
-void kc_lru_del(struct kc_obj *o)
+/* Double the hash table past 3/4 full (entries themselves never move). */
+static int kc_slots_grow(struct kc_index *x)
 {
-	o->lru.prev->next = o->lru.next;
-	o->lru.next->prev = o->lru.prev;
+	uint32_t *old = x->slot;
+	size_t n = x->nslots, i;
+
+	if (x->nslots && (x->n + 1) * 4 <= x->nslots * 3)
+		return 0;
+	x->nslots = n ? n * 2 : KC_SLOTS_MIN;
+	x->slot = calloc(x->nslots, sizeof(*x->slot));
+	if (!x->slot) {
+		x->slot = old;
+		x->nslots = n;
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		if (old[i])
+			kc_slot_put(x, kc_obj_at(x, old[i]));
+	free(old);
+	return 0;
 }
 
-void kc_lru_add_tail(struct kc_index *x, struct kc_obj *o)
+/* Linear probing's deletion: pull later entries of the run back. */
+static void kc_slot_del(struct kc_index *x, const struct kc_obj *o)
 {
-	o->lru.prev = x->lru.prev;
-	o->lru.next = &x->lru;
-	x->lru.prev->next = &o->lru;
-	x->lru.prev = &o->lru;
-}
+	size_t mask = x->nslots - 1, i = kc_home(x, o), j, h;
 
-static void kc_grow_locked(struct kc_index *x)
-{
-	size_t nb = x->nbuckets * 2, i;
-	struct kc_obj **b, *o, *next;
-
-	if (x->n < x->nbuckets * 2 || !(b = calloc(nb, sizeof(*b))))
-		return;
-	for (i = 0; i < x->nbuckets; i++) {
-		for (o = x->bucket[i]; o; o = next) {
-			next = o->hnext;
-			o->hnext = b[o->hash & (nb - 1)];
-			b[o->hash & (nb - 1)] = o;
+	while (x->slot[i] != o->id)
+		i = (i + 1) & mask;
+	for (j = (i + 1) & mask; x->slot[j]; j = (j + 1) & mask) {
+		h = kc_home(x, kc_obj_at(x, x->slot[j]));
+		/* May the entry at j move to the hole at i? */
+		if (((j - h) & mask) >= ((j - i) & mask)) {
+			x->slot[i] = x->slot[j];
+			i = j;
 		}
 	}
-	free(x->bucket);
-	x->bucket = b;
-	x->nbuckets = nb;
+	x->slot[i] = 0;
+}
+
+/* A fresh entry number; entry 0 (the LRU head) comes with chunk 0. */
+static struct kc_obj *kc_obj_alloc(struct kc_index *x)
+{
+	struct kc_obj **nc, *o;
+	uint32_t id = x->free;
+
+	if (id) {
+		o = kc_obj_at(x, id);
+		x->free = o->next;
+		return o;
+	}
+	if (x->nent > KC_OBJ_MAX)
+		return NULL;
+	if (x->nent == x->nchunks << KC_CHUNK_SHIFT) {
+		nc = realloc(x->chunk, (x->nchunks + 1) * sizeof(*nc));
+		if (!nc)
+			return NULL;
+		x->chunk = nc;
+		nc[x->nchunks] = malloc(KC_CHUNK_ENTRIES * sizeof(**nc));
+		if (!nc[x->nchunks])
+			return NULL;
+		x->nchunks++;
+	}
+	o = kc_obj_at(x, x->nent);
+	o->id = x->nent++;
+	return o;
 }
 
 /* A new entry, hashed, not yet on the LRU; NULL: no memory. */
-static struct kc_obj *kc_obj_add_locked(struct kc_index *x, unsigned int vol,
-					const uint8_t *key, size_t len)
+struct kc_obj *kc_obj_add_locked(struct kc_index *x, unsigned int vol,
+				 const uint8_t *key, size_t len)
 {
-	struct kc_obj *o = calloc(1, sizeof(*o) + len);
+	uint8_t *ext = NULL;
+	struct kc_obj *o;
+	uint32_t id;
 
-	if (!o)
+	if (len > KC_KEY_INLINE && !(ext = malloc(len)))
 		return NULL;
+	if (kc_slots_grow(x) || !(o = kc_obj_alloc(x))) {
+		free(ext);
+		return NULL;
+	}
+	id = o->id;
+	memset(o, 0, sizeof(*o));
+	o->id = id;
 	o->vol = vol;
 	o->key_len = len;
-	memcpy(o->key, key, len);
-	o->hash = kc_obj_hash(vol, key, len);
-	o->hnext = x->bucket[o->hash & (x->nbuckets - 1)];
-	x->bucket[o->hash & (x->nbuckets - 1)] = o;
+	if (ext)
+		o->ext = ext;
+	memcpy(ext ? ext : o->key, key, len);
+	kc_slot_put(x, o);
 	x->n++;
-	kc_grow_locked(x);
+	atomic_fetch_add(&x->generation, 1);
 	return o;
 }
 
 void kc_obj_del_locked(struct kc_index *x, struct kc_obj *o)
 {
-	struct kc_obj **pp = &x->bucket[o->hash & (x->nbuckets - 1)];
-
-	while (*pp != o)
-		pp = &(*pp)->hnext;
-	*pp = o->hnext;
-	kc_lru_del(o);
+	kc_slot_del(x, o);
+	kc_lru_del(x, o);
 	x->n--;
 	atomic_fetch_sub(&x->bytes, (int64_t)o->bytes);
-	free(o->path);
-	free(o);
+	atomic_fetch_add(&x->generation, 1);
+	if (o->key_len > KC_KEY_INLINE)
+		free(o->ext);
+	o->flags = KC_OBJ_FREE;
+	o->holder = NULL;
+	o->next = x->free;
+	x->free = o->id;
 }
 
+/* ---- the LRU list: entry numbers, 0 being the head ------------------ */
+
+struct kc_obj *kc_lru_first(struct kc_index *x)
+{
+	uint32_t id = kc_obj_at(x, 0)->next;
+
+	return id ? kc_obj_at(x, id) : NULL;
+}
+
+struct kc_obj *kc_lru_next(struct kc_index *x, struct kc_obj *o)
+{
+	return o->next ? kc_obj_at(x, o->next) : NULL;
+}
+
+void kc_lru_del(struct kc_index *x, struct kc_obj *o)
+{
+	if (!(o->flags & KC_OBJ_ON_LRU))
+		return;
+	kc_obj_at(x, o->prev)->next = o->next;
+	kc_obj_at(x, o->next)->prev = o->prev;
+	o->flags &= ~KC_OBJ_ON_LRU;
+}
+
+static void kc_lru_link(struct kc_index *x, struct kc_obj *o, uint32_t prev)
+{
+	struct kc_obj *p = kc_obj_at(x, prev);
+
+	o->prev = prev;
+	o->next = p->next;
+	kc_obj_at(x, p->next)->prev = o->id;
+	p->next = o->id;
+	o->flags |= KC_OBJ_ON_LRU;
+}
+
+void kc_lru_add_tail(struct kc_index *x, struct kc_obj *o)
+{
+	kc_lru_del(x, o);
+	kc_lru_link(x, o, kc_obj_at(x, 0)->prev);
+}
+
+void kc_lru_add_head(struct kc_index *x, struct kc_obj *o)
+{
+	kc_lru_del(x, o);
+	kc_lru_link(x, o, 0);
+}
+
+/* ---- volumes ---------------------------------------------------------- */
+
 /* Index of the volume @key in x->vol, added if new; -1: no memory. */
-static int kc_vol_index(struct kc_index *x, const char *key,
-			const uint8_t *coh, size_t coh_len)
+int kc_vol_index(struct kc_index *x, const char *key, const uint8_t *coh,
+		 size_t coh_len)
 {
 	struct kc_vol *nv;
 	size_t i;
@@ -123,6 +237,8 @@ static int kc_vol_index(struct kc_index *x, const char *key,
 	for (i = 0; i < x->nvol; i++)
 		if (!strcmp(x->vol[i].key, key))
 			return i;
+	if (x->nvol > UINT16_MAX)
+		return -1;
 	nv = realloc(x->vol, (x->nvol + 1) * sizeof(*nv));
 	if (!nv)
 		return -1;
@@ -141,109 +257,107 @@ static int kc_vol_index(struct kc_index *x, const char *key,
 	return x->nvol++;
 }
 
-static int kc_by_atime(const void *a, const void *b)
+/* The object's path in the cache (kmirror_cache_object_path()). */
+int kc_obj_path(struct kc_index *x, const struct kc_obj *o, char *path,
+		size_t size)
 {
-	const struct kc_obj *x = *(struct kc_obj *const *)a;
-	const struct kc_obj *y = *(struct kc_obj *const *)b;
-
-	return x->atime < y->atime ? -1 : x->atime > y->atime;
+	return kmirror_cache_object_path(x->vol[o->vol].key, kc_obj_key(o),
+					 o->key_len, path, size);
 }
 
-/* Index one scanned object (the build runs before any other thread). */
-static int kc_scan_one(struct kc_fs *fs, const struct kmirror_cache_object *o,
-		       struct kc_obj ***all, size_t *nall, size_t *cap)
-{
-	struct kc_index *x = fs->index;
-	struct kc_obj *obj, **na;
-	struct stat st;
-	int vol;
+/* ---- life of the index -------------------------------------------- */
 
-	if (o->kind != KMIRROR_CACHE_OBJECT || o->error ||
-	    fstatat(fs->cache_fd, o->path, &st, AT_SYMLINK_NOFOLLOW))
-		return 0;
-	vol = kc_vol_index(x, o->volume, o->volume_coherency,
-			   o->volume_coherency_len);
-	if (*nall == *cap) {
-		na = realloc(*all, (*cap ? *cap * 2 : 256) * sizeof(*na));
-		if (!na)
-			return -ENOMEM;
-		*all = na;
-		*cap = *cap ? *cap * 2 : 256;
-	}
-	obj = vol < 0 ? NULL : kc_obj_add_locked(x, vol, o->key, o->key_len);
-	if (!obj || !(obj->path = strdup(o->path)))
-		return -ENOMEM;
-	obj->bytes = (uint64_t)st.st_blocks * 512;
-	obj->atime = (uint64_t)st.st_atim.tv_sec * 1000000000ull +
-		     st.st_atim.tv_nsec;
-	atomic_fetch_add(&x->bytes, (int64_t)obj->bytes);
-	(*all)[(*nall)++] = obj;
-	return 0;
-}
-
-static int kc_scan(struct kc_fs *fs)
-{
-	struct kc_obj **all = NULL;
-	struct kmirror_cache_object o;
-	struct kmirror_cache_scan *scan;
-	size_t nall = 0, cap = 0, i;
-	int ret;
-
-	ret = kmirror_cache_openat(fs->cache_fd, ".", &scan);
-	if (ret)
-		return ret;
-	while ((ret = kmirror_cache_next(scan, &o)) > 0) {
-		ret = kc_scan_one(fs, &o, &all, &nall, &cap);
-		if (ret)
-			break;
-	}
-	kmirror_cache_close(scan);
-	if (nall)
-		qsort(all, nall, sizeof(*all), kc_by_atime);
-	for (i = 0; i < nall; i++)
-		kc_lru_add_tail(fs->index, all[i]);
-	free(all);
-	return ret;
-}
-
-/* Build the index (once, at mount, before any FUSE request). */
-int kc_index_build(struct kc_fs *fs)
+static int kc_index_init(struct kc_fs *fs)
 {
 	struct kc_index *x = calloc(1, sizeof(*x));
-	int ret;
+	struct kc_obj *head;
 
 	if (!x)
 		return -ENOMEM;
 	fs->index = x;
 	pthread_mutex_init(&x->lock, NULL);
 	pthread_cond_init(&x->changed, NULL);
-	x->lru.prev = x->lru.next = &x->lru;
-	x->nbuckets = 4096;
-	x->bucket = calloc(x->nbuckets, sizeof(*x->bucket));
-	if (!x->bucket || kc_vol_index(x, fs->volume_key, NULL, 0))
+	head = kc_obj_alloc(x);
+	if (!head || kc_slots_grow(x) || kc_vol_index(x, fs->volume_key,
+						     NULL, 0))
 		return -ENOMEM;
+	head->prev = head->next = 0;
 	x->vol[0].v = fs->volume;
-	ret = kc_culler_init(fs);
-	return ret ? ret : kc_scan(fs);
+	return kc_culler_init(fs);
 }
 
-void kc_index_destroy(struct kc_fs *fs)
+/*
+ * Build the index at mount, before any FUSE request: from the index file
+ * if it can be trusted, else from what it holds (if anything) while a
+ * scan checks the cache in the background.
+ */
+int kc_index_build(struct kc_fs *fs)
+{
+	bool trusted = false;
+	int ret = kc_index_init(fs);
+
+	if (!ret)
+		ret = kc_index_load(fs, &trusted);
+	if (ret)
+		return ret;
+	if (trusted) {
+		atomic_store(&fs->index->complete, true);
+		return 0;
+	}
+	return kc_scan_start(fs);
+}
+
+/* Stop the scan; give back the volumes culling took (before the cache). */
+void kc_index_release(struct kc_fs *fs)
 {
 	struct kc_index *x = fs->index;
 	size_t i;
 
 	if (!x)
 		return;
-	while (x->lru.next != &x->lru)
-		kc_obj_del_locked(x, kc_lru_obj(x->lru.next));
-	for (i = 0; i < x->nvol; i++) {
-		if (i && x->vol[i].v)
+	kc_scan_stop(fs);
+	for (i = 1; i < x->nvol; i++) {
+		if (x->vol[i].v)
 			fscache_relinquish_volume(x->vol[i].v, NULL, false);
+		x->vol[i].v = NULL;
+	}
+}
+
+/*
+ * Write the index for the next mount (at unmount, after the cache was
+ * closed: libkmirror then has every object on disk).
+ */
+void kc_index_close(struct kc_fs *fs)
+{
+	if (!fs->index)
+		return;
+	kc_scan_stop(fs);
+	kc_index_save(fs, atomic_load(&fs->index->complete));
+}
+
+void kc_index_destroy(struct kc_fs *fs)
+{
+	struct kc_index *x = fs->index;
+	struct kc_obj *o;
+	size_t i;
+
+	if (!x)
+		return;
+	for (i = 1; i < x->nent; i++) {
+		o = kc_obj_at(x, i);
+		if (!(o->flags & KC_OBJ_FREE) && o->key_len > KC_KEY_INLINE)
+			free(o->ext);
+	}
+	for (i = 0; i < x->nchunks; i++)
+		free(x->chunk[i]);
+	free(x->chunk);
+	free(x->slot);
+	kc_index_release(fs);
+	for (i = 0; i < x->nvol; i++) {
 		free(x->vol[i].key);
 		free(x->vol[i].coh);
 	}
 	free(x->vol);
-	free(x->bucket);
 	kc_culler_destroy(fs);
 	pthread_cond_destroy(&x->changed);
 	pthread_mutex_destroy(&x->lock);
@@ -251,10 +365,14 @@ void kc_index_destroy(struct kc_fs *fs)
 	fs->index = NULL;
 }
 
+/* ---- what the daemon does to objects ------------------------------ */
+
 /*
  * @in acquires the cookie of @key in this mount's volume: its entry, made
  * if new (*@old: it was known).  Waits while the object is being culled or
- * still held by an older inode of the same file.
+ * still held by an older inode of the same file.  While a scan runs, an
+ * object on disk may not be known yet: *@old is then false, which only
+ * means a stale object is not counted as an invalidation.
  */
 struct kc_obj *kc_index_hold(struct kc_fs *fs, const void *key,
 			     size_t key_len, struct kc_inode *in, bool *old)
@@ -264,8 +382,9 @@ struct kc_obj *kc_index_hold(struct kc_fs *fs, const void *key,
 
 	pthread_mutex_lock(&x->lock);
 	for (;;) {
-		o = kc_find_locked(x, 0, key, key_len);
-		if (!o || (!o->culling && (!o->holder || o->holder == in)))
+		o = kc_obj_find_locked(x, 0, key, key_len);
+		if (!o || (!(o->flags & KC_OBJ_CULLING) &&
+			   (!o->holder || o->holder == in)))
 			break;
 		pthread_cond_wait(&x->changed, &x->lock);
 	}
@@ -277,7 +396,7 @@ struct kc_obj *kc_index_hold(struct kc_fs *fs, const void *key,
 	}
 	if (o) {
 		o->holder = in;
-		o->stuck = false;
+		o->flags = (o->flags & ~KC_OBJ_STUCK) | KC_OBJ_SEEN;
 	}
 	pthread_mutex_unlock(&x->lock);
 	return o;
@@ -292,8 +411,8 @@ void kc_index_unhold(struct kc_fs *fs, struct kc_obj *o, bool retired)
 		return;
 	pthread_mutex_lock(&x->lock);
 	o->holder = NULL;
-	if (retired && o->culling)
-		o->dead = true;
+	if (retired && (o->flags & KC_OBJ_CULLING))
+		o->flags |= KC_OBJ_DEAD;
 	else if (retired)
 		kc_obj_del_locked(x, o);
 	pthread_cond_broadcast(&x->changed);
@@ -306,8 +425,8 @@ void kc_index_touch(struct kc_fs *fs, struct kc_obj *o)
 	struct kc_index *x = fs->index;
 
 	pthread_mutex_lock(&x->lock);
-	kc_lru_del(o);
 	kc_lru_add_tail(x, o);
+	atomic_fetch_add(&x->generation, 1);
 	pthread_mutex_unlock(&x->lock);
 }
 
@@ -322,6 +441,7 @@ void kc_index_add_bytes(struct kc_fs *fs, struct kc_obj *o, int64_t d)
 		d = -(int64_t)o->bytes;
 	o->bytes += d;
 	atomic_fetch_add(&x->bytes, d);
+	atomic_fetch_add(&x->generation, 1);
 	pthread_mutex_unlock(&x->lock);
 	atomic_fetch_add(&fs->stats.generation, 1);
 	/* Look at the limits again every KC_KICK_BYTES of new data. */
@@ -340,6 +460,7 @@ void kc_index_set_bytes(struct kc_fs *fs, struct kc_obj *o, uint64_t b)
 	pthread_mutex_lock(&x->lock);
 	atomic_fetch_add(&x->bytes, (int64_t)b - (int64_t)o->bytes);
 	o->bytes = b;
+	atomic_fetch_add(&x->generation, 1);
 	pthread_mutex_unlock(&x->lock);
 	atomic_fetch_add(&fs->stats.generation, 1);
 }
@@ -354,3 +475,18 @@ void kc_index_counts(struct kc_fs *fs, uint64_t *objects, uint64_t *bytes)
 	*bytes = atomic_load(&x->bytes) > 0 ? atomic_load(&x->bytes) : 0;
 }
 
+/* "scanning", "loaded" or "scanned", and where it came from. */
+const char *kc_index_state(struct kc_fs *fs)
+{
+	struct kc_index *x = fs->index;
+	static const char *const done[] = {
+		[KC_ORIGIN_NONE] = "complete (scanned)",
+		[KC_ORIGIN_CLEAN] = "complete (index file)",
+		[KC_ORIGIN_RECHECKED] = "complete (index file, rechecked)",
+	};
+
+	if (!atomic_load(&x->complete))
+		return x->origin == KC_ORIGIN_NONE ?
+		       "scanning" : "scanning (index file loaded)";
+	return done[x->origin];
+}

@@ -404,11 +404,15 @@ static void kc_teardown(struct kc_fs *fs, bool mounted)
 		kc_itable_destroy(fs);
 	if (mounted)
 		kc_stats_write(fs, false);
-	kc_index_destroy(fs);
+	kc_index_release(fs);
 	if (fs->volume)
 		fscache_relinquish_volume(fs->volume, NULL, false);
 	if (fs->cache)
 		fscache_cache_close(fs->cache);
+	/* Every object is on disk now: the index file can say what is. */
+	if (mounted)
+		kc_index_close(fs);
+	kc_index_destroy(fs);
 	if (fs->lock_fd >= 0)
 		close(fs->lock_fd);
 	if (fs->cache_fd >= 0)

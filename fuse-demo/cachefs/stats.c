@@ -72,8 +72,8 @@ static void kc_stats_print(struct kc_fs *fs, FILE *f, bool mounted)
 		kc_get(&s->nospace), kc_get(&s->retired),
 		kc_get(&s->unclean_maps), kc_get(&s->map_chunks_dropped),
 		kc_get(&s->cache_errors), kc_get(&s->unstable));
-	fprintf(f, "objects: %" PRIu64 "\ncache_bytes: %" PRIu64 "\n",
-		objects, bytes);
+	fprintf(f, "objects: %" PRIu64 "\ncache_bytes: %" PRIu64 "\n"
+		"index: %s\n", objects, bytes, kc_index_state(fs));
 }
 
 /*
