@@ -343,6 +343,7 @@ void kc_index_destroy(struct kc_fs *fs)
 
 	if (!x)
 		return;
+	kc_index_release(fs);	/* the scan first: it uses the entries */
 	for (i = 1; i < x->nent; i++) {
 		o = kc_obj_at(x, i);
 		if (!(o->flags & KC_OBJ_FREE) && o->key_len > KC_KEY_INLINE)
@@ -352,7 +353,6 @@ void kc_index_destroy(struct kc_fs *fs)
 		free(x->chunk[i]);
 	free(x->chunk);
 	free(x->slot);
-	kc_index_release(fs);
 	for (i = 0; i < x->nvol; i++) {
 		free(x->vol[i].key);
 		free(x->vol[i].coh);

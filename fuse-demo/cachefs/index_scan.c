@@ -139,7 +139,8 @@ static void kc_scan_finish(struct kc_index *x, bool whole)
 	struct kc_obj *o;
 	size_t i;
 
-	qsort(s->found, s->nfound, sizeof(*s->found), kc_by_atime);
+	if (s->nfound)		/* qsort(NULL, 0, ...) is undefined */
+		qsort(s->found, s->nfound, sizeof(*s->found), kc_by_atime);
 	for (i = s->nfound; i--;) {
 		o = kc_obj_at(x, s->found[i].id);
 		if (!(o->flags & (KC_OBJ_FREE | KC_OBJ_ON_LRU)))
