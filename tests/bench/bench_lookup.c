@@ -14,9 +14,13 @@
  *   raw add/del       malloc; cds_lfht_add_unique(); cds_lfht_del();
  *                     call_rcu(free)
  *
- * Goals (issue 2): lookup >= 0.8x raw, acquire+relinquish >= 0.5x raw.
+ * Goals (issue 2): lookup >= 0.8x raw, acquire+relinquish >= 0.5x raw;
+ * (issue 14, the "scale-cookie" benchmark: 1,000,000 live keys) a cookie
+ * within 256 bytes plus its key, lookup+ref at 2 threads >= 0.5x raw.
+ * Memory: VmRSS before and after the cookies are acquired, and after the
+ * raw nodes are added, per key.
  * Timings are printed, never judged: the exit status only reports errors.
- * usage: bench_lookup [MS_PER_RUN]   (5 rounds; default 200 ms a run)
+ * usage: bench_lookup [MS_PER_RUN [KEYS]]   (5 rounds; defaults 200, 4096)
  */
 #define _LGPL_SOURCE
 #include <pthread.h>
@@ -35,14 +39,15 @@
 #include "kmc_hash.h"
 #include "kmirror/fscache.h"
 
-#define NKEYS		4096	/* looked-up keys */
+#define NKEYS_DEFAULT	4096	/* looked-up keys */
 #define NCHURN		1024	/* acquire/relinquish keys per thread */
 #define MAX_THREADS	2
 #define ROUNDS		5
 
-static unsigned int run_ms = 200;
+static unsigned int run_ms = 200, nkeys = NKEYS_DEFAULT;
 static struct fscache_volume *volume;
 static struct cds_lfht *raw_ht;
+static struct raw_node **raw_nodes;	/* the looked-up keys' nodes */
 static atomic_bool go, stop;
 static u32 salt = 0x12345678;	/* raw table hash salt */
 
@@ -139,7 +144,7 @@ static unsigned long loop_ours_lookup(struct job *j, bool ref)
 
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 		key_of(i, key);
-		i = (i + stride) % NKEYS;
+		i = (i + stride) % nkeys;
 		if (ref) {
 			c = fscache_lookup_cookie(volume, key, 8);
 			fscache_put_cookie(c);
@@ -165,7 +170,7 @@ static unsigned long loop_raw_lookup(struct job *j)
 
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 		key_of(i, key);
-		i = (i + stride) % NKEYS;
+		i = (i + stride) % nkeys;
 		urcu_memb_read_lock();
 		cds_lfht_lookup(raw_ht, kmc_hash(salt, key, 8), raw_match,
 				key, &iter);
@@ -180,7 +185,7 @@ static unsigned long loop_raw_lookup(struct job *j)
 
 static unsigned long loop_churn(struct job *j, bool raw)
 {
-	unsigned int base = NKEYS + j->id * NCHURN, i = 0;
+	unsigned int base = nkeys + j->id * NCHURN, i = 0;
 	struct fscache_cookie *c;
 	struct raw_node *rn;
 	unsigned long n = 0, errors = 0;
@@ -256,47 +261,99 @@ static double measure(enum op op, unsigned int nthreads, unsigned long *err)
 	return total / t;
 }
 
+/* A line of /proc/self/status ("VmRSS", "VmHWM"), in bytes. */
+static long status_bytes(const char *name)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	size_t len = strlen(name);
+	char line[256];
+	long kb = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, len) && line[len] == ':')
+			kb = strtol(line + len + 1, NULL, 10);
+	if (f)
+		fclose(f);
+	return kb * 1024;
+}
+
 static int setup(const char *dir, struct fscache_cache **cache,
 		 struct fscache_cookie **cookies)
 {
-	struct raw_node *rn;
+	unsigned long buckets;
+	long rss0, rss1, rss2;
 	unsigned int i;
+	double t0, t1;
 	u8 key[8];
 
 	if (fscache_cache_open(dir, NULL, cache))
 		return -1;
 	volume = fscache_acquire_volume(*cache, "bench,lookup", NULL, 0);
-	raw_ht = cds_lfht_new_flavor(4096, 4096, 0, 0, &urcu_memb_flavor,
+	/*
+	 * Sized once for the keys, as libkmirror's own table grows to one
+	 * bucket a cookie: liburcu's auto-resize works through call_rcu()
+	 * and makes the teardown of a large table take minutes.
+	 */
+	for (buckets = 4096; buckets < nkeys; buckets *= 2)
+		;
+	raw_ht = cds_lfht_new_flavor(buckets, 4096, 0, 0, &urcu_memb_flavor,
 				     NULL);
 	if (!volume || !raw_ht)
 		return -1;
-	for (i = 0; i < NKEYS; i++) {
+	rss0 = status_bytes("VmRSS");
+	t0 = now_s();
+	for (i = 0; i < nkeys; i++) {
 		key_of(i, key);
 		cookies[i] = fscache_acquire_cookie(volume, 0, key, 8, NULL, 0,
 						    0);
-		if (!cookies[i] || raw_add(key, &rn))
+		if (!cookies[i])
 			return -1;
 	}
+	t1 = now_s();
+	rss1 = status_bytes("VmRSS");
+	for (i = 0; i < nkeys; i++) {
+		key_of(i, key);
+		if (raw_add(key, &raw_nodes[i]))
+			return -1;
+	}
+	rss2 = status_bytes("VmRSS");
+	printf("setup: %u cookies acquired in %.2f s (%.2f M/s), %u raw "
+	       "nodes added in %.2f s\n", nkeys, t1 - t0,
+	       nkeys / (t1 - t0) / 1e6, nkeys, now_s() - t1);
+	printf("memory: VmRSS %.1f MB before, +%.1f MB for the cookies "
+	       "(%.0f B/cookie with an 8-byte key, goal <= 256 + key), "
+	       "+%.1f MB for the raw nodes (%.0f B/node)\n", rss0 / 1e6,
+	       (rss1 - rss0) / 1e6, (double)(rss1 - rss0) / nkeys,
+	       (rss2 - rss1) / 1e6, (double)(rss2 - rss1) / nkeys);
 	return 0;
 }
 
 static void teardown(struct fscache_cache *cache,
 		     struct fscache_cookie **cookies)
 {
-	struct cds_lfht_iter iter;
-	struct cds_lfht_node *node;
 	unsigned int i;
+	double t[5];
 
-	for (i = 0; i < NKEYS; i++)
+	t[0] = now_s();
+	for (i = 0; i < nkeys; i++)
 		fscache_relinquish_cookie(cookies[i], false);
-	urcu_memb_read_lock();
-	cds_lfht_for_each(raw_ht, &iter, node)
-		raw_del(caa_container_of(node, struct raw_node, node));
-	urcu_memb_read_unlock();
+	t[1] = now_s();
+	/*
+	 * By the nodes kept, not by cds_lfht_for_each(): a walk steps over
+	 * every node deleted before, which makes it quadratic.
+	 */
+	for (i = 0; i < nkeys; i++)
+		raw_del(raw_nodes[i]);
 	urcu_memb_barrier();
+	t[2] = now_s();
 	cds_lfht_destroy(raw_ht, NULL);
+	t[3] = now_s();
 	fscache_relinquish_volume(volume, NULL, false);
 	fscache_cache_close(cache);
+	t[4] = now_s();
+	printf("teardown: relinquish %.2f s, raw del %.2f s, raw table "
+	       "destroy %.2f s, cache close %.2f s\n", t[1] - t[0],
+	       t[2] - t[1], t[3] - t[2], t[4] - t[3]);
 	urcu_memb_unregister_thread();
 }
 
@@ -308,7 +365,7 @@ static int rm_one(const char *path, const struct stat *st, int flag,
 
 int main(int argc, char **argv)
 {
-	static struct fscache_cookie *cookies[NKEYS];
+	struct fscache_cookie **cookies;
 	char dir[] = "/tmp/kmf-bench-XXXXXX";
 	struct fscache_cache *cache;
 	unsigned long err = 0;
@@ -317,6 +374,14 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		run_ms = strtoul(argv[1], NULL, 0);
+	if (argc > 2)
+		nkeys = strtoul(argv[2], NULL, 0);
+	cookies = calloc(nkeys, sizeof(*cookies));
+	raw_nodes = calloc(nkeys, sizeof(*raw_nodes));
+	if (!cookies || !raw_nodes || !nkeys || nkeys > (1u << 30)) {
+		fprintf(stderr, "bench_lookup: bad key count\n");
+		return 1;
+	}
 	/* Registered before the library sees this thread: it then leaves
 	 * the registration to us. */
 	urcu_memb_register_thread();
@@ -336,7 +401,7 @@ int main(int argc, char **argv)
 				r[op][t] = fmax(r[op][t],
 						measure(op, t, &err));
 	printf("cookie index, %u keys, best of %u runs of %u ms (Mops/s)\n",
-	       NKEYS, ROUNDS, run_ms);
+	       nkeys, ROUNDS, run_ms);
 	for (t = 1; t <= MAX_THREADS; t++) {
 		for (op = 0; op < 5; op++)
 			printf("  %u thread%s %-20s %8.2f\n", t, t > 1 ? "s" : "",
@@ -348,7 +413,10 @@ int main(int argc, char **argv)
 		       r[OURS_LOOKUP_REF][t] / r[RAW_LOOKUP][t],
 		       r[OURS_CHURN][t] / r[RAW_CHURN][t]);
 	}
+	printf("memory: VmHWM %.1f MB\n", status_bytes("VmHWM") / 1e6);
 	teardown(cache, cookies);
+	free(cookies);
+	free(raw_nodes);
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	if (err)
 		fprintf(stderr, "bench_lookup: %lu failed operations\n", err);
