@@ -9,12 +9,14 @@
  *
  * The table does not auto-resize: in liburcu 0.13 that runs through
  * call_rcu(), whose worker thread is never joined.  kmf_index_maybe_resize()
- * grows it from the reaper instead.
+ * grows it from the reaper instead, woken by the insert that finds the
+ * table over its load (or from fscache_cache_reap() without a reaper).
  */
 #include "internal.h"
 
 #define KMF_INDEX_INIT		4096	/* buckets */
-#define KMF_INDEX_LOAD		4	/* resize above n_buckets * this */
+#define KMF_INDEX_LOAD		1	/* resize above n_buckets * this */
+#define KMF_INDEX_CHECK		64	/* inserts per shard between checks */
 
 /* What a walk of one hash chain is looking for. */
 struct kmf_index_key {
@@ -100,6 +102,23 @@ void kmf_index_destroy(struct fscache_cache *cache)
 	cache->cookies = NULL;
 }
 
+/*
+ * Over the load factor: wake the reaper to grow the table.  Chains grow by
+ * one entry per bucket for every n_buckets inserts, so waiting for the
+ * reaper's next second would let a burst of acquires walk long chains.
+ */
+static void kmf_index_check_load(struct fscache_cache *cache)
+{
+	if (!cache->has_reaper || atomic_load(&cache->resize_wanted) ||
+	    kmf_index_count(cache) <=
+	    (long)(atomic_load(&cache->n_buckets) * KMF_INDEX_LOAD))
+		return;
+	atomic_store(&cache->resize_wanted, true);
+	pthread_mutex_lock(&cache->lru_lock);
+	pthread_cond_signal(&cache->lru_cond);
+	pthread_mutex_unlock(&cache->lru_lock);
+}
+
 /* fscache_hash_cookie(): see internal.h. */
 int kmf_index_add(struct fscache_cookie *candidate,
 		  struct fscache_cookie **wait_for)
@@ -124,7 +143,9 @@ int kmf_index_add(struct fscache_cookie *candidate,
 		return -EEXIST;
 	}
 	kmf_set_flag(candidate, KMC_CF(IS_HASHED));
-	atomic_fetch_add(&kmf_shard(cache)->n_hashed, 1);
+	if (atomic_fetch_add(&kmf_shard(cache)->n_hashed, 1) %
+	    KMF_INDEX_CHECK == 0)
+		kmf_index_check_load(cache);
 	*wait_for = k.wait_for;
 	return 0;
 }
@@ -174,13 +195,14 @@ long kmf_index_count(struct fscache_cache *cache)
 /* Grow the table by powers of two while it is over its load factor. */
 void kmf_index_maybe_resize(struct fscache_cache *cache)
 {
-	unsigned long n = kmf_index_count(cache);
-	unsigned long size = cache->n_buckets;
+	unsigned long n, size = atomic_load(&cache->n_buckets);
 
+	atomic_store(&cache->resize_wanted, false);
+	n = kmf_index_count(cache);
 	while (n > size * KMF_INDEX_LOAD)
 		size *= 2;
-	if (size == cache->n_buckets)
+	if (size == atomic_load(&cache->n_buckets))
 		return;
 	cds_lfht_resize(cache->cookies, size);
-	cache->n_buckets = size;
+	atomic_store(&cache->n_buckets, size);
 }

@@ -156,7 +156,8 @@ struct fscache_cache {
 	unsigned int		bsize;		/* backing fs block size */
 
 	struct cds_lfht		*cookies;	/* RCU cookie index */
-	unsigned long		n_buckets;
+	atomic_ulong		n_buckets;
+	atomic_bool		resize_wanted;	/* the reaper is to grow it */
 
 	pthread_mutex_t		vol_lock;
 	pthread_cond_t		vol_cond;	/* a volume went away */

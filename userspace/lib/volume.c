@@ -212,7 +212,7 @@ static u64 kmf_reaper_deadline(struct fscache_cache *cache, u64 now)
 
 	if (cache->lru_timer_ms && (s64)(cache->lru_timer_ms - at) < 0)
 		at = cache->lru_timer_ms;
-	if (kmf_frees_pending(cache))
+	if (kmf_frees_pending(cache) || atomic_load(&cache->resize_wanted))
 		at = now;
 	return at;
 }
