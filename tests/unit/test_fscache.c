@@ -22,6 +22,7 @@
 #include "kmirror/cache.h"
 #include "kmirror/fscache.h"
 #include "kcompat/slab.h"
+#include "../../userspace/lib/internal.h"
 
 #define XATTR "user.CacheFiles.cache"
 
@@ -542,6 +543,42 @@ static void test_object_path_is_where_the_object_is(void **state)
 	assert_int_equal(kmirror_cache_object_path("9p,t,", key, 8, path, 10),
 			 -ENOSPC);
 	fscache_relinquish_volume(v, NULL, false);
+}
+
+/*
+ * The cookie index grows as cookies are acquired, to a bucket a cookie,
+ * without waiting for the reaper's next pass: at 4 a bucket and a resize
+ * a second, acquiring 1,000,000 cookies took 11 s of chain walks.
+ */
+static void test_index_grows_with_acquires(void **state)
+{
+	static const struct fscache_cache_params reaper = { .lru_timeout_ms = 0 };
+	struct env *e = *state;
+	struct fscache_cookie **c = calloc(20000, sizeof(*c));
+	struct fscache_volume *v;
+	struct fscache_cache *cache;
+	uint8_t key[8];
+	int i;
+
+	fscache_cache_close(e->cache);
+	assert_int_equal(fscache_cache_open(e->dir, &reaper, &cache), 0);
+	v = fscache_acquire_volume(cache, "grow", NULL, 0);
+	for (i = 0; i < 20000; i++) {
+		ino_key(i + 1, key);
+		c[i] = fscache_acquire_cookie(v, 0, key, 8, NULL, 0, 0);
+		assert_non_null(c[i]);
+	}
+	/* The reaper was woken by an insert; give it up to 5 s to grow. */
+	for (i = 0; i < 500 && atomic_load(&cache->n_buckets) < 20000; i++)
+		usleep(10000);
+	assert_true(atomic_load(&cache->n_buckets) >= 20000);
+	for (i = 0; i < 20000; i++)
+		fscache_relinquish_cookie(c[i], false);
+	free(c);
+	fscache_relinquish_volume(v, NULL, false);
+	fscache_cache_close(cache);
+	assert_int_equal(fscache_cache_open(e->dir, &test_params, &e->cache),
+			 0);
 }
 
 /* A local writer marks a committed object DIRTY while it writes. */
@@ -1116,6 +1153,7 @@ int main(void)
 		T(test_use_unuse),
 		T(test_write_read_back),
 		T(test_object_path_is_where_the_object_is),
+		T(test_index_grows_with_acquires),
 		T(test_dirty_while_modified),
 		T(test_reopen_persists),
 		T(test_stale_object_replaced),
