@@ -356,6 +356,8 @@ int kc_housekeeper_start(struct kc_fs *fs)
 	int ret;
 
 	kc_need_cull(fs);
+	/* A first pass at once: a full cache is culled from the mount on. */
+	x->hk_kick = true;
 	ret = pthread_create(&x->thread, NULL, kc_housekeeper, fs);
 	x->hk_running = !ret;
 	return -ret;
