@@ -27,6 +27,8 @@ typedef unsigned int gfp_t;
 #define KMC_NOFAIL_SLEEP_US	1000
 
 void *kmc_alloc(size_t size, gfp_t gfp);
+/* @align a power of two, @size a multiple of it (a kmem_cache's blocks). */
+void *kmc_alloc_aligned(size_t size, size_t align, gfp_t gfp);
 void kmc_free(const void *p);
 
 /* Test hooks: fail the next @n allocation attempts; live allocations. */

@@ -43,13 +43,20 @@ static bool kmc_alloc_should_fail(void)
 	return false;
 }
 
-static void *kmc_alloc_once(size_t size, gfp_t gfp)
+static void *kmc_alloc_once(size_t size, size_t align, gfp_t gfp)
 {
+	void *p;
+
 	if (kmc_alloc_should_fail())
 		return NULL;
 	if (!size)
 		size = 1;
-	return (gfp & __GFP_ZERO) ? calloc(1, size) : malloc(size);
+	if (!align)
+		return (gfp & __GFP_ZERO) ? calloc(1, size) : malloc(size);
+	p = aligned_alloc(align, size);
+	if (p && (gfp & __GFP_ZERO))
+		memset(p, 0, size);
+	return p;
 }
 
 /* One failed __GFP_NOFAIL attempt: warn the first time, sleep a jiffy. */
@@ -66,17 +73,27 @@ static void kmc_alloc_nofail_backoff(size_t size)
 		;
 }
 
-void *kmc_alloc(size_t size, gfp_t gfp)
+static void *kmc_alloc_align(size_t size, size_t align, gfp_t gfp)
 {
 	void *p;
 
-	while (!(p = kmc_alloc_once(size, gfp))) {
+	while (!(p = kmc_alloc_once(size, align, gfp))) {
 		if (!(gfp & __GFP_NOFAIL))
 			return NULL;
 		kmc_alloc_nofail_backoff(size);
 	}
 	atomic_fetch_add(&live_allocs, 1);
 	return p;
+}
+
+void *kmc_alloc(size_t size, gfp_t gfp)
+{
+	return kmc_alloc_align(size, 0, gfp);
+}
+
+void *kmc_alloc_aligned(size_t size, size_t align, gfp_t gfp)
+{
+	return kmc_alloc_align(size, align, gfp);
 }
 
 void kmc_free(const void *p)

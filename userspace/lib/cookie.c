@@ -329,11 +329,14 @@ void kmf_queue_cookie(struct fscache_cookie *c)
 	fscache_get_cookie(c);
 	atomic_store(&c->work_pending, 1);
 	while (atomic_load(&c->work_pending)) {
-		if (pthread_mutex_trylock(&c->work_lock))
+		/* A trylock: whoever runs the work sees our pending flag. */
+		if (atomic_exchange_explicit(&c->work_running, true,
+					     memory_order_acquire))
 			break;
 		while (atomic_exchange(&c->work_pending, 0))
 			kmf_cookie_state_machine(c);
-		pthread_mutex_unlock(&c->work_lock);
+		atomic_store_explicit(&c->work_running, false,
+				      memory_order_release);
 	}
 	fscache_put_cookie(c);
 }
@@ -341,8 +344,8 @@ void kmf_queue_cookie(struct fscache_cookie *c)
 /* ---- acquire / relinquish ------------------------------------------ */
 
 /*
- * fscache_alloc_cookie(): one zeroed allocation, the cookie 64-byte
- * aligned in it; keys up to 16 bytes live in its first cache line.
+ * fscache_alloc_cookie(): one zeroed 64-byte aligned allocation; keys up
+ * to 16 bytes live in its first cache line.
  */
 static struct fscache_cookie *kmf_alloc_cookie(struct fscache_volume *volume,
 					       u8 advice, const void *key,
@@ -358,11 +361,11 @@ static struct fscache_cookie *kmf_alloc_cookie(struct fscache_volume *volume,
 	if (inline_key && auxlen <= KMC_COOKIE_INLINE_AUX)
 		size = KMF_JAR_SIZE;
 	else
-		size = sizeof(*c) + 63 + (inline_key ? 0 : buflen) + auxlen;
+		size = KMF_COOKIE_ALLOC((inline_key ? 0 : buflen) + auxlen);
 	base = kmf_jar_alloc(volume->cache, size);
 	if (!base)
 		return NULL;
-	c = (void *)(((uintptr_t)base + 63) & ~(uintptr_t)63);
+	c = base;
 	c->rcu.base = base;
 	c->rcu.jar = size == KMF_JAR_SIZE;
 	kmf_stat(volume->cache, cookies);
@@ -381,7 +384,6 @@ static struct fscache_cookie *kmf_alloc_cookie(struct fscache_volume *volume,
 	atomic_init(&c->ref, 1);
 	c->debug_id = atomic_fetch_add(&volume->cache->debug_id, 1) + 1;
 	pthread_mutex_init(&c->lock, NULL);
-	pthread_mutex_init(&c->work_lock, NULL);
 	CDS_INIT_LIST_HEAD(&c->lru_link);
 	atomic_init(&c->state, KMC_COOKIE_STATE_QUIESCENT);
 	return c;
@@ -395,7 +397,6 @@ static void kmf_free_cookie(struct fscache_cookie *c)
 	if (kmf_test_flag(c, KMC_CF(IS_HASHED)))
 		kmf_bug(c, "freeing a hashed cookie", 0, 0);
 	pthread_mutex_destroy(&c->lock);
-	pthread_mutex_destroy(&c->work_lock);
 	kmf_stat_d(cache, cookies);
 	kmf_defer_free(cache, &c->rcu);
 }

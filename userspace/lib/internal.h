@@ -107,14 +107,6 @@ struct kmf_deferred {
 	bool			jar;		/* a KMF_JAR_SIZE block */
 };
 
-/*
- * The cookie jar (the kernel's fscache_cookie_jar kmem_cache): cookies with
- * inline-sized key and aux data are all one size; after their grace period
- * their memory waits in the freeing thread's shard for the next acquire
- * instead of going back to malloc.  At most KMF_JAR_MAX per shard.
- */
-#define KMF_JAR_MAX		4096
-
 struct kmf_shard {
 	struct kmf_stats	stats;
 	atomic_long		n_hashed;	/* cookies in the index */
@@ -125,8 +117,7 @@ struct kmf_shard {
 	_Atomic(struct kmf_deferred *) free_list;
 	atomic_uint		n_free;
 	pthread_mutex_t		jar_lock;
-	struct kmf_deferred	*jar;
-	unsigned int		jar_n;
+	struct kmf_deferred	*jar;		/* jar.c: freed cookies */
 } __attribute__((aligned(64)));
 
 /* The calling thread's shard (assigned round-robin at registration). */
@@ -181,6 +172,11 @@ struct fscache_cache {
 	pthread_t		reaper;
 
 	struct kmf_shard	shards[KMF_SHARDS];
+
+	/* jar.c: the slabs cookies of KMF_JAR_SIZE are carved from. */
+	pthread_mutex_t		slab_lock;
+	struct kmf_slab		*slabs;
+	char			*slab_next, *slab_end;
 };
 
 /* Monotonic clock in ms (the jiffies of this build, HZ = 1000). */
@@ -213,6 +209,8 @@ void kmf_free_deferred(struct fscache_cache *cache);
 /* A zeroed block of @size from the jar if @size is the jar's, or kzalloc. */
 void *kmf_jar_alloc(struct fscache_cache *cache, size_t size);
 /* Empty every shard's jar (at close). */
+void kmf_jar_put(struct kmf_shard *sh, struct kmf_deferred *first,
+		 struct kmf_deferred *last);
 void kmf_jar_drain(struct fscache_cache *cache);
 /* Wake every thread waiting in kmf_wait_state() (wake_up_var()). */
 void kmf_wake(struct fscache_cache *cache);
@@ -300,7 +298,7 @@ struct fscache_cookie {
 	struct kmf_object	*object;	/* cache_priv, under lock */
 	struct cds_list_head	lru_link;	/* commit_link */
 	bool			on_lru;		/* under cache->lru_lock */
-	pthread_mutex_t		work_lock;
+	atomic_bool		work_running;	/* a thread runs the work */
 	atomic_int		work_pending;
 	_Atomic s64		object_size;
 	u64			unused_at;	/* ms */
@@ -316,9 +314,15 @@ struct fscache_cookie {
 	u8			data[];		/* long key, then aux */
 };
 
-/* The jar's block: a cookie with inline key and aux, aligned to 64. */
-#define KMF_JAR_SIZE	(sizeof(struct fscache_cookie) + 63 + \
-			 KMC_COOKIE_INLINE_AUX)
+/*
+ * A cookie's allocation: 64-byte aligned (the hot line), the key and aux
+ * data after the struct's fields, the whole rounded up to 64.  The jar's
+ * block is that of a cookie with an inline key and aux: the aux data then
+ * sits in the struct's own tail padding.
+ */
+#define KMF_COOKIE_ALLOC(extra)	\
+	round_up(offsetof(struct fscache_cookie, data) + (extra), 64)
+#define KMF_JAR_SIZE	KMF_COOKIE_ALLOC(KMC_COOKIE_INLINE_AUX)
 
 /* The hot fields fit the first cache line of a 64-byte aligned cookie. */
 _Static_assert(offsetof(struct fscache_cookie, inline_key) +

@@ -114,75 +114,28 @@ static bool kmf_frees_pending(struct fscache_cache *cache)
 }
 
 /*
- * Free a spliced list after its grace period: jar blocks go back to the
- * jar of @sh while it has room (one lock round for the whole chain), the
- * rest to kfree().
+ * Free a spliced list after its grace period: jar cookies go back to the
+ * jar of @sh (one lock round for the whole chain), the rest to kfree().
  */
 static void kmf_free_list(struct kmf_shard *sh, struct kmf_deferred *d)
 {
 	struct kmf_deferred *next, *keep = NULL, *tail = NULL;
-	unsigned int n = 0, room, kept = 0;
+	unsigned int n = 0;
 
-	pthread_mutex_lock(&sh->jar_lock);
-	room = KMF_JAR_MAX - sh->jar_n;
-	pthread_mutex_unlock(&sh->jar_lock);
 	for (; d; d = next) {
 		next = d->next;
 		n++;
-		if (d->jar && kept < room) {
+		if (d->jar) {
 			d->next = keep;
 			keep = d;
 			tail = tail ? tail : d;
-			kept++;
 		} else {
 			kfree(d->base);
 		}
 	}
-	if (keep) {
-		pthread_mutex_lock(&sh->jar_lock);
-		tail->next = sh->jar;
-		sh->jar = keep;
-		sh->jar_n += kept;
-		pthread_mutex_unlock(&sh->jar_lock);
-	}
+	if (keep)
+		kmf_jar_put(sh, keep, tail);
 	atomic_fetch_sub(&sh->n_free, n);
-}
-
-void *kmf_jar_alloc(struct fscache_cache *cache, size_t size)
-{
-	struct kmf_shard *sh = kmf_shard(cache);
-	struct kmf_deferred *d = NULL;
-	void *base;
-
-	if (size != KMF_JAR_SIZE)
-		return kzalloc(size, GFP_KERNEL);
-	pthread_mutex_lock(&sh->jar_lock);
-	if (sh->jar) {
-		d = sh->jar;
-		sh->jar = d->next;
-		sh->jar_n--;
-	}
-	pthread_mutex_unlock(&sh->jar_lock);
-	if (!d)
-		return kzalloc(size, GFP_KERNEL);
-	base = d->base;
-	memset(base, 0, size);
-	return base;
-}
-
-void kmf_jar_drain(struct fscache_cache *cache)
-{
-	struct kmf_deferred *d, *next;
-	unsigned int i;
-
-	for (i = 0; i < KMF_SHARDS; i++) {
-		for (d = cache->shards[i].jar; d; d = next) {
-			next = d->next;
-			kfree(d->base);
-		}
-		cache->shards[i].jar = NULL;
-		cache->shards[i].jar_n = 0;
-	}
 }
 
 /* Take out what is queued, wait a grace period, free it. */
@@ -301,6 +254,7 @@ static void kmf_cache_init_locks(struct fscache_cache *cache)
 	CDS_INIT_LIST_HEAD(&cache->lru);
 	for (i = 0; i < KMF_SHARDS; i++)
 		pthread_mutex_init(&cache->shards[i].jar_lock, NULL);
+	pthread_mutex_init(&cache->slab_lock, NULL);
 }
 
 static void kmf_cache_free(struct fscache_cache *cache)
@@ -311,6 +265,7 @@ static void kmf_cache_free(struct fscache_cache *cache)
 	kmf_jar_drain(cache);
 	for (i = 0; i < KMF_SHARDS; i++)
 		pthread_mutex_destroy(&cache->shards[i].jar_lock);
+	pthread_mutex_destroy(&cache->slab_lock);
 	kmf_index_destroy(cache);
 	kmf_backend_close(cache);
 	pthread_mutex_destroy(&cache->vol_lock);
