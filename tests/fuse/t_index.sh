@@ -112,6 +112,27 @@ for kind in $kinds; do
 	[ -L "$cache/kmirror-index" ] && rm -f "$cache/kmirror-index"
 done
 
+# Another tool's objects (another volume, made behind the mount's back):
+# the mount serves while the scan runs, and then indexes them too.
+ours=$(on_disk)
+foreign=$([ "$VG" = 1 ] && echo 2000 || echo 100000)
+"$KMIRROR_GEN_CACHE" "$cache" other-tool "$foreign" 2>"$T/gen.log" ||
+	fail "gen_cache: $(cat "$T/gen.log")"
+cfs_mount "$src" "$mnt" "$cache"
+s=$(stat_get "$cache" index)
+same_tree "$src" "$mnt" "while the scan runs"
+say "index at the first read: $s"
+[ "$VG" = 1 ] || case $s in scanning*) ;; *)
+	fail "index_scan_serves_meanwhile: the scan of $foreign objects was over before the first read ($s)" ;;
+esac
+s=$(index_wait "$cache")
+o=$(stat_get "$cache" objects)
+[ "$o" = $((ours + foreign)) ] ||
+	fail "index_other_tools_objects: $o indexed, $((ours + foreign)) on disk"
+cfs_umount "$mnt"
+ok "index_scan_serves_meanwhile, index_other_tools_objects: $foreign more, $s"
+rm -rf "$cache/cache/Iother-tool"
+
 # A copy of the whole cache is another cache/ directory: its index file
 # names the original one.
 cp -a "$cache" "$T/copy"
