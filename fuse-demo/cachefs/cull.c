@@ -42,7 +42,7 @@ struct kc_culler {
 	struct kmc_cull		cap_policy;	/* the same, over the cap */
 	atomic_bool		stopped;	/* below a stop limit */
 	_Atomic uint64_t	cap_want;	/* refused by the cap */
-	pthread_mutex_t		vol_lock;	/* index->vol[].v */
+	pthread_mutex_t		vol_lock;	/* index->vol[]->v, ->failed */
 	pthread_t		thread;
 	pthread_mutex_t		hk_lock;
 	pthread_cond_t		hk_wake;
@@ -218,7 +218,7 @@ static bool kc_need_cull(struct kc_fs *fs)
 static struct fscache_volume *kc_vol_get(struct kc_fs *fs, unsigned int vol)
 {
 	struct kc_culler *k = fs->index->culler;
-	struct kc_vol *v = &fs->index->vol[vol];
+	struct kc_vol *v = kc_vol_at(fs->index, vol);
 	struct fscache_volume *ret;
 
 	pthread_mutex_lock(&k->vol_lock);

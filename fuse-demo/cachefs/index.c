@@ -227,15 +227,19 @@ void kc_lru_add_head(struct kc_index *x, struct kc_obj *o)
 
 /* ---- volumes ---------------------------------------------------------- */
 
-/* Index of the volume @key in x->vol, added if new; -1: no memory. */
+/*
+ * Index of the volume @key in x->vol, added if new; -1: no memory (index
+ * lock held, or before other threads).  A volume's struct never moves:
+ * the culler uses it without the index lock (kc_vol_at()).
+ */
 int kc_vol_index(struct kc_index *x, const char *key, const uint8_t *coh,
 		 size_t coh_len)
 {
-	struct kc_vol *nv;
+	struct kc_vol **nv, *v;
 	size_t i;
 
 	for (i = 0; i < x->nvol; i++)
-		if (!strcmp(x->vol[i].key, key))
+		if (!strcmp(x->vol[i]->key, key))
 			return i;
 	if (x->nvol > UINT16_MAX)
 		return -1;
@@ -243,26 +247,36 @@ int kc_vol_index(struct kc_index *x, const char *key, const uint8_t *coh,
 	if (!nv)
 		return -1;
 	x->vol = nv;
-	memset(&nv[x->nvol], 0, sizeof(*nv));
-	nv[x->nvol].key = strdup(key);
-	nv[x->nvol].coh = coh_len ? malloc(coh_len) : NULL;
-	if (!nv[x->nvol].key || (coh_len && !nv[x->nvol].coh)) {
-		free(nv[x->nvol].key);
-		free(nv[x->nvol].coh);
+	v = calloc(1, sizeof(*v) + coh_len);
+	if (!v || !(v->key = strdup(key))) {
+		free(v);
 		return -1;
 	}
-	if (coh_len)
-		memcpy(nv[x->nvol].coh, coh, coh_len);
-	nv[x->nvol].coh_len = coh_len;
+	v->coh = (uint8_t *)(v + 1);
+	if (coh_len)		/* coh may be NULL then */
+		memcpy(v->coh, coh, coh_len);
+	v->coh_len = coh_len;
+	nv[x->nvol] = v;
 	return x->nvol++;
 }
 
-/* The object's path in the cache (kmirror_cache_object_path()). */
+/* Volume @i, without holding the index lock. */
+struct kc_vol *kc_vol_at(struct kc_index *x, unsigned int i)
+{
+	struct kc_vol *v;
+
+	pthread_mutex_lock(&x->lock);
+	v = x->vol[i];
+	pthread_mutex_unlock(&x->lock);
+	return v;
+}
+
+/* The path of @o, held by the caller (kmirror_cache_object_path()). */
 int kc_obj_path(struct kc_index *x, const struct kc_obj *o, char *path,
 		size_t size)
 {
-	return kmirror_cache_object_path(x->vol[o->vol].key, kc_obj_key(o),
-					 o->key_len, path, size);
+	return kmirror_cache_object_path(kc_vol_at(x, o->vol)->key,
+					 kc_obj_key(o), o->key_len, path, size);
 }
 
 /* ---- life of the index -------------------------------------------- */
@@ -282,7 +296,7 @@ static int kc_index_init(struct kc_fs *fs)
 						     NULL, 0))
 		return -ENOMEM;
 	head->prev = head->next = 0;
-	x->vol[0].v = fs->volume;
+	x->vol[0]->v = fs->volume;
 	return kc_culler_init(fs);
 }
 
@@ -317,9 +331,9 @@ void kc_index_release(struct kc_fs *fs)
 		return;
 	kc_scan_stop(fs);
 	for (i = 1; i < x->nvol; i++) {
-		if (x->vol[i].v)
-			fscache_relinquish_volume(x->vol[i].v, NULL, false);
-		x->vol[i].v = NULL;
+		if (x->vol[i]->v)
+			fscache_relinquish_volume(x->vol[i]->v, NULL, false);
+		x->vol[i]->v = NULL;
 	}
 }
 
@@ -354,8 +368,8 @@ void kc_index_destroy(struct kc_fs *fs)
 	free(x->chunk);
 	free(x->slot);
 	for (i = 0; i < x->nvol; i++) {
-		free(x->vol[i].key);
-		free(x->vol[i].coh);
+		free(x->vol[i]->key);
+		free(x->vol[i]);
 	}
 	free(x->vol);
 	kc_culler_destroy(fs);

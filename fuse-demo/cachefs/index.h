@@ -48,7 +48,7 @@ struct kc_obj {
 
 struct kc_vol {
 	char			*key;
-	uint8_t			*coh;
+	uint8_t			*coh;		/* after the struct */
 	size_t			coh_len;
 	struct fscache_volume	*v;
 	bool			failed;
@@ -74,7 +74,7 @@ struct kc_index {
 						 * linear probing, 0: empty */
 	size_t			nslots;
 	size_t			n;		/* live entries */
-	struct kc_vol		*vol;		/* [0]: this mount's volume */
+	struct kc_vol		**vol;		/* [0]: this mount's volume */
 	size_t			nvol;
 	_Atomic int64_t		bytes;
 	_Atomic int64_t		since_kick;	/* bytes added since */
@@ -109,6 +109,7 @@ void kc_lru_add_tail(struct kc_index *x, struct kc_obj *o);
 void kc_lru_add_head(struct kc_index *x, struct kc_obj *o);
 int kc_vol_index(struct kc_index *x, const char *key, const uint8_t *coh,
 		 size_t coh_len);
+struct kc_vol *kc_vol_at(struct kc_index *x, unsigned int i);
 int kc_obj_path(struct kc_index *x, const struct kc_obj *o, char *path,
 		size_t size);
 

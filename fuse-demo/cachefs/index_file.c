@@ -163,12 +163,12 @@ static void kc_put_vols(struct kc_index *x, struct kc_writer *w)
 	size_t i;
 
 	for (i = 0; i < x->nvol; i++) {
-		klen = strlen(x->vol[i].key);
-		clen = x->vol[i].coh_len;
+		klen = strlen(x->vol[i]->key);
+		clen = x->vol[i]->coh_len;
 		kc_put(w, &klen, sizeof(klen));
-		kc_put(w, x->vol[i].key, klen);
+		kc_put(w, x->vol[i]->key, klen);
 		kc_put(w, &clen, sizeof(clen));
-		kc_put(w, x->vol[i].coh, clen);
+		kc_put(w, x->vol[i]->coh, clen);
 	}
 }
 
@@ -259,10 +259,11 @@ static int kc_write_file(struct kc_fs *fs, bool clean, uint32_t *racy)
 	ret = kc_write_body(fs, &w, &h);
 	*racy = h.racy;
 	h.clean = clean && !h.racy;
+	errno = 0;
 	if (!ret && (fflush(w.f) || ferror(w.f) ||
 		     pwrite(fd, &h, sizeof(h), 0) != sizeof(h) ||
 		     (clean && fdatasync(fd))))
-		ret = -errno;
+		ret = errno ? -errno : -EIO;	/* a short pwrite: no errno */
 	if (fclose(w.f) && !ret)
 		ret = -errno;
 	return ret;
