@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,20 @@ static char dir[] = "/tmp/kmirror-fuzz-index-XXXXXX";
 static struct stat cache_st;
 static int dir_fd = -1;
 
+static int remove_one(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	remove(path);
+	return 0;
+}
+
+/* The scratch cache goes when the fuzzer exits, whatever it holds. */
+static void cleanup(void)
+{
+	close(dir_fd);
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static void setup(void)
 {
 	char path[64];
@@ -100,6 +115,7 @@ static void setup(void)
 	CHECK(!mkdir(path, 0700) && !stat(path, &cache_st), "%s", path);
 	dir_fd = open(dir, O_RDONLY | O_DIRECTORY);
 	CHECK(dir_fd >= 0, "open %s", dir);
+	atexit(cleanup);
 }
 
 static void check_index(struct kc_index *x)
