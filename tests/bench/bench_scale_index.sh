@@ -28,6 +28,7 @@
 : "${KMIRROR_GEN_CACHE:?set by tests/fuse/meson.build}"
 
 N=${KMIRROR_SCALE_N:-100000}
+WAIT_S=$((N / 20000 > 120 ? N / 20000 : 120))	# for a scan: 20,000 objects/s
 OUT=${KMIRROR_BENCH_OUT:-$T/bench_scale_index}
 src=$T/src mnt=$T/mnt cache=$T/cache empty=$T/empty
 mkdir -p "$src" "$mnt"
@@ -52,7 +53,7 @@ run() {
 		sleep 0.001
 	done
 	MOUNT_S=$(since "$t0")
-	for ((i = 0; i < 6000; i++)); do
+	for ((i = 0; i < WAIT_S * 50; i++)); do
 		if [ -f "$c/kmirror-stats" ] &&
 		   [ "$(stat_get "$c" pid)" = "$PID" ]; then
 			st=$(stat_get "$c" index)
@@ -62,7 +63,10 @@ run() {
 	done
 	COMPLETE_S=$(since "$t0")
 	o=$(stat_get "$c" objects)
-	case $st in complete*) ;; *) fail "$name: index '$st' after 120 s" ;; esac
+	case $st in
+	complete*) ;;
+	*) fail "$name: index '$st' after $WAIT_S s" ;;
+	esac
 	RSS=$(vm "$PID" VmRSS) HWM=$(vm "$PID" VmHWM)
 	STATE=$st OBJS=$o
 }
