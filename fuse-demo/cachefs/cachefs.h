@@ -52,6 +52,7 @@
 #define KC_LOCK_FILE		"kmirror.lock"
 #define KC_STATS_FILE		"kmirror-stats"
 #define KC_VOLUME_KEY_MAX	254
+#define KC_SIZE_LIMIT_MIN	(1ull << 20)	/* -o size_limit= */
 
 /* Culling limits, in struct kmc_cull's order (frun fcull fstop ...). */
 enum { KC_FRUN, KC_FCULL, KC_FSTOP, KC_BRUN, KC_BCULL, KC_BSTOP, KC_NLIM };

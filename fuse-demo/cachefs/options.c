@@ -191,10 +191,19 @@ static int kc_check_numbers(const struct kc_raw *raw, struct kc_config *cfg)
 {
 	uint64_t delay;
 
-	if (raw->size_limit && (kc_parse_size(raw->size_limit,
-					      &cfg->size_limit) ||
-				!cfg->size_limit)) {
+	if (raw->size_limit && kc_parse_size(raw->size_limit,
+					     &cfg->size_limit)) {
 		kc_fail("size_limit=%s: not a size (e.g. 500M, 20G)",
+			raw->size_limit);
+		return -EINVAL;
+	}
+	/*
+	 * The cap's cull and stop limits are percentages of its blocks, as
+	 * cachefiles' are of a filesystem's: below 1 MiB they round to no
+	 * block at all, and an overfull cache would never be culled.
+	 */
+	if (raw->size_limit && cfg->size_limit < KC_SIZE_LIMIT_MIN) {
+		kc_fail("size_limit=%s: below the smallest cap, 1M",
 			raw->size_limit);
 		return -EINVAL;
 	}

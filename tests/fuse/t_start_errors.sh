@@ -19,6 +19,11 @@ refused "missing source" "$T/no-such-source|source" \
 refused "missing source (foreground)" "$T/no-such-source|source" \
 	"$T/no-such-source" "$mnt" -f -o cache="$T/c1"
 refused "no cache= option" "cache" "$src" "$mnt"
+# size_limit_below_minimum: a cap of a few blocks has cull limits of no
+# block at all; it was taken, and an overfull cache never culled.
+refused "size_limit_below_minimum" "size_limit" \
+	"$src" "$mnt" -f -o cache="$T/c1",size_limit=4096
+refused "size_limit=0" "size_limit" "$src" "$mnt" -f -o cache="$T/c1",size_limit=0
 
 # A filesystem without user xattrs for the cache dir.
 noxattr=
