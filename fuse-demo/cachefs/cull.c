@@ -46,7 +46,8 @@ struct kc_culler {
 	pthread_t		thread;
 	pthread_mutex_t		hk_lock;
 	pthread_cond_t		hk_wake;
-	bool			hk_stop, hk_kick, hk_running;
+	atomic_bool		hk_stop;	/* also read during a pass */
+	bool			hk_kick, hk_running;
 };
 
 /* The culling limits of a fresh cache, as cachefiles binds them. */
@@ -299,15 +300,27 @@ static bool kc_cull_one(struct kc_fs *fs)
 	return true;
 }
 
+/*
+ * Cull until below the limits.  A pass over a big cache takes seconds
+ * (10,000 objects a second or more go): it still writes the statistics
+ * once a second, and it ends at once when the daemon stops.
+ */
 static void kc_cull_pass(struct kc_fs *fs)
 {
-	size_t tries;
+	struct kc_culler *x = fs->index->culler;
+	uint64_t next = kc_now_ns() + 1000000000ull;
+	size_t tries, n = 0;
 
 	pthread_mutex_lock(&fs->index->lock);
 	tries = fs->index->n;
 	pthread_mutex_unlock(&fs->index->lock);
-	while (tries-- && kc_need_cull(fs) && kc_cull_one(fs))
-		;
+	while (tries-- && !atomic_load(&x->hk_stop) && kc_need_cull(fs) &&
+	       kc_cull_one(fs)) {
+		if (++n % 256 || kc_now_ns() < next)
+			continue;
+		kc_stats_write_if_changed(fs);
+		next = kc_now_ns() + 1000000000ull;
+	}
 }
 
 /* ---- the housekeeper ------------------------------------------------- */
