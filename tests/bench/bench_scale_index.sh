@@ -29,6 +29,7 @@
 
 N=${KMIRROR_SCALE_N:-100000}
 WAIT_S=$((N / 20000 > 120 ? N / 20000 : 120))	# for a scan: 20,000 objects/s
+MOUNT_WAIT=$((N / 100000 > 10 ? N / 100000 : 10))	# index file: 1M/s
 OUT=${KMIRROR_BENCH_OUT:-$T/bench_scale_index}
 src=$T/src mnt=$T/mnt cache=$T/cache empty=$T/empty
 mkdir -p "$src" "$mnt"
@@ -44,15 +45,9 @@ vm() { awk -v k="$2:" '$1 == k { print $2 * 1024 }' "/proc/$1/status"; }
 run() {
 	local name=$1 c=$2 t0 i st o
 	t0=$(now)
-	"$KMIRROR_CACHEFS" "$src" "$mnt" -f -o "cache=$c,tag=scale" \
-		>"$T/daemon.$name.log" 2>&1 &
-	PID=$!
-	DPID[$mnt]=$PID
-	until is_mounted "$mnt"; do
-		kill -0 "$PID" 2>/dev/null || fail "$name: daemon exited: $(cat "$T/daemon.$name.log")"
-		sleep 0.001
-	done
+	bg_mount "$mnt" "$KMIRROR_CACHEFS" "$src" "$mnt" -f -o "cache=$c,tag=scale"
 	MOUNT_S=$(since "$t0")
+	PID=${DPID[$mnt]}
 	for ((i = 0; i < WAIT_S * 50; i++)); do
 		if [ -f "$c/kmirror-stats" ] &&
 		   [ "$(stat_get "$c" pid)" = "$PID" ]; then

@@ -156,6 +156,29 @@ cfs_mount() {
 	fail "no $cache/kmirror-stats ${MOUNT_WAIT}s after mounting"
 }
 
+# bg_mount MNT CMD...: any FUSE daemon (CMD runs in the foreground, as a
+# job of this shell, its output in $T/daemon.N.log); wait until MNT is
+# mounted, polling every 5 ms so that mount times can be measured.
+bg_mount() {
+	local mnt=$1 pid i log
+	shift
+	NMOUNT=$((NMOUNT + 1))
+	log=$T/daemon.$NMOUNT.log
+	mkdir -p "$mnt"
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	DPID[$mnt]=$pid
+	for ((i = 0; i < MOUNT_WAIT * 200; i++)); do
+		is_mounted "$mnt" && return 0
+		if ! kill -0 "$pid" 2>/dev/null; then
+			unset "DPID[$mnt]"
+			fail "$* exited before mounting: $(tail -5 "$log")"
+		fi
+		sleep 0.005
+	done
+	fail "$mnt not mounted after ${MOUNT_WAIT}s: $*"
+}
+
 # daemon_wait PID: wait (bounded) for a daemon to exit; its exit status
 # goes to DRC.  Returns 1 if it is still running after EXIT_WAIT seconds.
 daemon_wait() {
