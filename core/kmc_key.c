@@ -89,18 +89,22 @@ static __always_inline unsigned int kmc_key_printable(const u8 *key,
 	return keylen;
 }
 
-/* A 1 in each byte of the result where @x has a zero byte. */
+/*
+ * A 1 in each byte of the result where @x has a zero byte, and where a
+ * one byte has a zero byte below it: the borrow of x - ones runs on
+ * through it.  That counts too many, never too few, which is all
+ * kmc_cook_plan()'s bound needs.
+ */
 static inline u64 kmc_zero_bytes8(u64 x)
 {
-	u64 t = ((x & ~KMC_HIGHS) + ~KMC_HIGHS) | x;
-
-	return (~t & KMC_HIGHS) >> 7;
+	return ((x - KMC_ONES) & ~x & KMC_HIGHS) >> 7;
 }
 
 /*
  * The zero bytes of @key from @i on (at least eight bytes, @i below
- * @keylen), eight at a time; the last eight bytes overlap, their bytes
- * before @i counted already are left out.
+ * @keylen), eight at a time, or more (see kmc_zero_bytes8()); the last
+ * eight bytes overlap, their bytes before @i counted already are left
+ * out.
  */
 static inline unsigned int kmc_key_zeros(const u8 *key, unsigned int keylen,
 				  unsigned int i)
@@ -145,9 +149,11 @@ static inline u32 kmc_key_word(const u8 *key, unsigned int keylen,
  * Lengths of the S and T names in *@nbe and *@nle.  Stops early once both
  * reach @limit (the base64 length): the caller then picks E either way.
  */
-static inline void kmc_word_name_lengths(const u8 *key, unsigned int keylen,
-				  unsigned int limit, unsigned int *nbe,
-				  unsigned int *nle)
+static __always_inline void kmc_word_name_lengths(const u8 *key,
+						   unsigned int keylen,
+						   unsigned int limit,
+						   unsigned int *nbe,
+						   unsigned int *nle)
 {
 	unsigned int i, be = 0, le = 0;
 
@@ -202,8 +208,8 @@ static unsigned int kmc_cook_word(const u8 *key, unsigned int keylen,
 			       kmc_key_word(key, keylen, i, be));
 }
 
-static int kmc_cook_words(const u8 *key, unsigned int keylen, bool be,
-			  char *name, const char *end)
+static __always_inline int kmc_cook_words(const u8 *key, unsigned int keylen,
+					  bool be, char *name, const char *end)
 {
 	unsigned int i, len = 0;
 
@@ -259,7 +265,7 @@ static unsigned int kmc_b64_pad(unsigned int keylen)
  * the last one to seven bytes, zero-filled.  Nothing is written past the
  * name: every store is of characters it has.
  */
-static int kmc_cook_base64(const u8 *key, unsigned int keylen, char *name)
+static void kmc_cook_base64(const u8 *key, unsigned int keylen, char *name)
 {
 	unsigned int i;
 	char *p = name + 2;
@@ -279,7 +285,6 @@ static int kmc_cook_base64(const u8 *key, unsigned int keylen, char *name)
 	kmc_put_b64(p, x);
 	if (keylen - i > 3)
 		kmc_put_b64(p + 4, x >> 24);
-	return 2 + 4 * DIV_ROUND_UP(keylen, 3);
 }
 
 /*
