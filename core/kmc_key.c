@@ -333,6 +333,13 @@ static __always_inline int kmc_cook_plan(const u8 *key, unsigned int keylen,
 	return 'E';
 }
 
+/* kmc_cook_plan() out of line, for the callers that copy nothing. */
+static int kmc_plan_name(const u8 *key, unsigned int keylen,
+			 unsigned int *len)
+{
+	return kmc_cook_plan(key, keylen, len, NULL);
+}
+
 /*
  * Cook @keylen bytes of @key into @name (NUL-terminated, @size bytes).
  * Returns the name's length, -ENAMETOOLONG for a key cachefiles cannot take,
@@ -343,12 +350,9 @@ static __always_inline int kmc_cook_plan(const u8 *key, unsigned int keylen,
 int kmc_cook_key(const u8 *key, unsigned int keylen, char *name, size_t size)
 {
 	unsigned int len;
-	int type;
+	int type = kmc_cook_plan(key, keylen, &len,
+				 size >= (size_t)keylen + 2 ? name + 1 : NULL);
 
-	if (size >= (size_t)keylen + 2)
-		type = kmc_cook_plan(key, keylen, &len, name + 1);
-	else
-		type = kmc_cook_plan(key, keylen, &len, NULL);
 	if (type < 0)
 		return type;
 	if (size < len + 1)
@@ -376,7 +380,7 @@ EXPORT_SYMBOL(kmc_cook_key);
 int kmc_cooked_len(const u8 *key, unsigned int keylen)
 {
 	unsigned int len;
-	int type = kmc_cook_plan(key, keylen, &len, NULL);
+	int type = kmc_plan_name(key, keylen, &len);
 
 	return type < 0 ? type : (int)len;
 }
@@ -514,7 +518,7 @@ static bool kmc_cooks_to(const u8 *key, unsigned int keylen,
 			 const char *name, size_t namelen)
 {
 	unsigned int len;
-	int type = kmc_cook_plan(key, keylen, &len, NULL);
+	int type = kmc_plan_name(key, keylen, &len);
 
 	if (type < 0 || len != namelen || name[0] != type)
 		return false;
