@@ -106,8 +106,8 @@ static inline u64 kmc_zero_bytes8(u64 x)
  * eight bytes overlap, their bytes before @i counted already are left
  * out.
  */
-static inline unsigned int kmc_key_zeros(const u8 *key, unsigned int keylen,
-				  unsigned int i)
+static inline unsigned int kmc_key_zeros(const u8 *key,
+					 unsigned int keylen, unsigned int i)
 {
 	u64 sum = 0;
 
@@ -150,10 +150,10 @@ static inline u32 kmc_key_word(const u8 *key, unsigned int keylen,
  * reach @limit (the base64 length): the caller then picks E either way.
  */
 static __always_inline void kmc_word_name_lengths(const u8 *key,
-						   unsigned int keylen,
-						   unsigned int limit,
-						   unsigned int *nbe,
-						   unsigned int *nle)
+						  unsigned int keylen,
+						  unsigned int limit,
+						  unsigned int *nbe,
+						  unsigned int *nle)
 {
 	unsigned int i, be = 0, le = 0;
 
