@@ -74,13 +74,16 @@ static __always_inline unsigned int kmc_key_printable(const u8 *key,
 		}
 		return keylen;
 	}
-	for (i = 0; i + 8 < keylen; i += 8) {
+	/* Two loops, so that neither tests @copy at every step. */
+	for (i = 0; copy && i + 8 < keylen; i += 8) {
 		x = get_unaligned_le64(key + i);
 		if (!kmc_key_printable8(x))
 			return i;
-		if (copy)
-			put_unaligned_le64(x, copy + i);
+		put_unaligned_le64(x, copy + i);
 	}
+	for (; !copy && i + 8 < keylen; i += 8)
+		if (!kmc_key_printable8(get_unaligned_le64(key + i)))
+			return i;
 	x = get_unaligned_le64(key + keylen - 8);
 	if (!kmc_key_printable8(x))
 		return i;
