@@ -348,7 +348,8 @@ static int kmc_plan_name(const u8 *key, unsigned int keylen,
  * Returns the name's length, -ENAMETOOLONG for a key cachefiles cannot take,
  * or -ENOSPC if @size is too small (KMC_COOKED_MAX + 1 always suffices).
  * Where a D name would fit, the printability check copies the key into it
- * as it goes; another name then writes over that.
+ * as it goes; another name then writes over that.  So the bytes of @name
+ * past the NUL may be written too, never past @size.
  */
 int kmc_cook_key(const u8 *key, unsigned int keylen, char *name, size_t size)
 {
