@@ -3,10 +3,11 @@
  * Differential test: cachefiles_cook_key() and fscache_hash() compiled from
  * the 6.1 tree against the core's kmc_cook_key() and kmc_hash().
  *
- * Keys cover every length 0..255 in three classes (printable, sparse binary,
- * random bytes).  The kernel gets its contract (a zero-padded buffer); the
- * core gets an exact-size heap buffer so that ASan/valgrind catch any
- * over-read.  Usage: diff_key [-n COUNT] [-s SEED] [-v hash|cook]
+ * Keys cover every length 0..255 in four classes (printable, sparse binary,
+ * random bytes, half zero bytes).  The kernel gets its contract (a
+ * zero-padded buffer); the core gets an exact-size heap buffer so that
+ * ASan/valgrind catch any over-read, and cooks again into an exact-size
+ * name buffer as cachefiles does, to catch any over-write.  Usage: diff_key [-n COUNT] [-s SEED] [-v hash|cook]
  *
  * -v prints test-vector lines computed by the kernel's code (for
  * tests/vectors/NAME.vec) instead of comparing.
@@ -34,7 +35,8 @@ static u64 rng(void)
 	return rng_state * 0x2545F4914F6CDD1DULL;
 }
 
-enum key_class { KEY_PRINTABLE, KEY_SPARSE, KEY_RANDOM, NR_KEY_CLASSES };
+enum key_class { KEY_PRINTABLE, KEY_SPARSE, KEY_RANDOM, KEY_HALF_ZERO,
+		 NR_KEY_CLASSES };
 
 static void make_key(u8 *key, unsigned int len, enum key_class cls)
 {
@@ -47,6 +49,9 @@ static void make_key(u8 *key, unsigned int len, enum key_class cls)
 			break;
 		case KEY_SPARSE:
 			key[i] = rng() % 8 ? 0 : (u8)rng();
+			break;
+		case KEY_HALF_ZERO:	/* S, T and E all win some */
+			key[i] = rng() % 2 ? 0 : (u8)rng();
 			break;
 		default:
 			key[i] = (u8)rng();
@@ -79,6 +84,28 @@ static char *kernel_cook(const u8 *key, unsigned int len)
 	return obj.d_name;
 }
 
+/*
+ * The way cachefiles cooks (patch 0016): kmc_cooked_len(), then a buffer of
+ * exactly that many bytes and the NUL, where nothing may be written past
+ * the name.  Must give @name, which had a buffer of KMC_COOKED_MAX + 1.
+ */
+static int check_exact_name(const u8 *key, unsigned int len, const char *name,
+			    int ret)
+{
+	char *exact = malloc(ret + 1);
+	int bad = kmc_cooked_len(key, len) != ret ||
+		  kmc_cook_key(key, len, exact, ret) != -ENOSPC ||
+		  kmc_cook_key(key, len, exact, ret + 1) != ret ||
+		  strcmp(exact, name);
+
+	if (bad) {
+		dump("exact-size buffer gives another name", key, len);
+		fprintf(stderr, "want %s\n", name);
+	}
+	free(exact);
+	return bad;
+}
+
 static int check_key(const u8 *key, unsigned int len)
 {
 	char name[KMC_COOKED_MAX + 1];
@@ -89,6 +116,10 @@ static int check_key(const u8 *key, unsigned int len)
 
 	memcpy(exact, key, len);
 	ret = kmc_cook_key(exact, len, name, sizeof(name));
+	if (ret >= 0 && check_exact_name(exact, len, name, ret)) {
+		free(exact);
+		return 1;
+	}
 	free(exact);
 	kname = kernel_cook(key, len);
 	if (len > KMC_KEY_MAX) {

@@ -35,6 +35,14 @@ static inline u32 get_unaligned_be32(const void *p)
 	return be32toh(v);
 }
 
+static inline u64 get_unaligned_le64(const void *p)
+{
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return le64toh(v);
+}
+
 static inline u64 get_unaligned_be64(const void *p)
 {
 	u64 v;
@@ -52,6 +60,12 @@ static inline void put_unaligned_be32(u32 val, void *p)
 static inline void put_unaligned_le32(u32 val, void *p)
 {
 	val = htole32(val);
+	memcpy(p, &val, sizeof(val));
+}
+
+static inline void put_unaligned_le64(u64 val, void *p)
+{
+	val = htole64(val);
 	memcpy(p, &val, sizeof(val));
 }
 

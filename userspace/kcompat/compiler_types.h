@@ -10,4 +10,9 @@
  */
 #define noinline_for_stack __attribute__((__noinline__))
 
+/* The kernel's, unless glibc's <sys/cdefs.h> gave the same already. */
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+
 #endif
