@@ -68,6 +68,7 @@ struct kc_config {
 	double		attr_timeout;
 	double		entry_timeout;
 	unsigned long	source_delay_us;
+	int		no_xattr;		/* -o no_xattr: ENOSYS */
 	int		foreground;
 	int		debug;
 	int		singlethread;

@@ -4,12 +4,25 @@
  * libfuse's passthrough_ll (the magic link reaches the very inode, even a
  * symlink's).  Setting or removing one changes the source file's ctime:
  * for a cached file that is bracketed as our own attribute change.
+ *
+ * With -o no_xattr every call answers ENOSYS, which the kernel remembers
+ * for the mount: it then asks no more (ls -l's two lookups a file, for
+ * an ACL and a security label, no longer reach the daemon).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/xattr.h>
 
 #include "cachefs.h"
+
+/* -o no_xattr: refuse, once for good. */
+static bool kc_no_xattr(fuse_req_t req)
+{
+	if (!kc_fs(req)->cfg.no_xattr)
+		return false;
+	fuse_reply_err(req, ENOSYS);
+	return true;
+}
 
 /* Reply with a value or list of @size bytes (0: its length) from @get. */
 static void kc_reply_value(fuse_req_t req, size_t size, ssize_t n,
@@ -26,11 +39,14 @@ static void kc_reply_value(fuse_req_t req, size_t size, ssize_t n,
 void kc_op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 		    size_t size)
 {
-	char proc[64], *value = size ? malloc(size) : NULL;
+	char proc[64], *value;
 	struct kc_creds cr;
 	ssize_t n;
 	int err;
 
+	if (kc_no_xattr(req))
+		return;
+	value = size ? malloc(size) : NULL;
 	if (size && !value) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -46,11 +62,14 @@ void kc_op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 
 void kc_op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
-	char proc[64], *value = size ? malloc(size) : NULL;
+	char proc[64], *value;
 	struct kc_creds cr;
 	ssize_t n;
 	int err;
 
+	if (kc_no_xattr(req))
+		return;
+	value = size ? malloc(size) : NULL;
 	if (size && !value) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -77,6 +96,8 @@ static void kc_xattr_change(fuse_req_t req, fuse_ino_t ino, const char *name,
 	char proc[64];
 	int ret, err;
 
+	if (kc_no_xattr(req))
+		return;
 	if (S_ISREG(in->type))
 		ic = kc_change_begin(fs, in);
 	kc_procname(proc, sizeof(proc), in->fd);

@@ -29,6 +29,7 @@ struct kc_raw {
 	char	*source;
 	int	nonopts;
 	int	allow_other;
+	int	no_xattr;
 	int	bad;
 };
 
@@ -48,6 +49,7 @@ static const struct fuse_opt kc_opts[] = {
 	KC_OPT("brun=%s", limit[KC_BRUN]),
 	KC_OPT("bcull=%s", limit[KC_BCULL]),
 	KC_OPT("bstop=%s", limit[KC_BSTOP]),
+	{ "no_xattr", offsetof(struct kc_raw, no_xattr), 1 },
 	FUSE_OPT_KEY("allow_other", KC_KEY_ALLOW_OTHER),
 	FUSE_OPT_END
 };
@@ -226,6 +228,7 @@ static int kc_check_numbers(const struct kc_raw *raw, struct kc_config *cfg)
 		return -EINVAL;
 	}
 	cfg->source_delay_us = raw->delay ? delay : 0;
+	cfg->no_xattr = raw->no_xattr;
 	return 0;
 }
 
@@ -306,7 +309,9 @@ KC_NAME " options:\n"
 "    -o bcull=N%% brun=N%% bstop=N%%  free-space limits of the cache\n"
 "                           filesystem (default 5%% 7%% 1%%)\n"
 "    -o fcull=N%% frun=N%% fstop=N%%  free-file limits (default 5%% 7%% 1%%)\n"
-"    -o size_limit=SIZE     cap on the cache's size (K, M, G, T)\n"
+"    -o size_limit=SIZE     cap on the cache's size (K, M, G, T; >= 1M)\n"
+"    -o no_xattr            no extended attributes: the kernel stops asking\n"
+"                           (ls -l asks twice a file otherwise)\n"
 "    -o attr_timeout=SECS   attribute cache timeout (default 1.0)\n"
 "    -o entry_timeout=SECS  name cache timeout (default 1.0)\n"
 "    -o source_delay_us=N   sleep N microseconds before every read from\n"
