@@ -174,51 +174,70 @@ static inline enum kmc_ptc_verdict
 kmc_ptc_set_run(struct kmc_ptc_count *first, size_t stride, unsigned long n,
 		bool anon, bool rw, unsigned long *done)
 {
-	struct kmc_ptc_count *ptc = first;
-	enum kmc_ptc_verdict v = KMC_PTC_OK;
-	unsigned long i;
+	char *at = (char *)first, *end = at + n * stride;
+	enum kmc_ptc_verdict v;
 
-	for (i = 0; i < n; i++, ptc = kmc_ptc_next(ptc, stride)) {
-		v = kmc_ptc_set_one(ptc, anon, rw);
-		if (unlikely(v))
-			break;
+	for (; at != end; at += stride) {
+		v = kmc_ptc_set_one((struct kmc_ptc_count *)at, anon, rw);
+		if (unlikely(v)) {
+			*done = (at - (char *)first) / stride;
+			return v;
+		}
 	}
-	*done = i;
-	return v;
+	*done = n;
+	return KMC_PTC_OK;
 }
 
 static inline enum kmc_ptc_verdict
 kmc_ptc_clear_run(struct kmc_ptc_count *first, size_t stride,
 		  unsigned long n, bool anon, unsigned long *done)
 {
-	struct kmc_ptc_count *ptc = first;
-	enum kmc_ptc_verdict v = KMC_PTC_OK;
-	unsigned long i;
+	char *at = (char *)first, *end = at + n * stride;
+	enum kmc_ptc_verdict v;
 
-	for (i = 0; i < n; i++, ptc = kmc_ptc_next(ptc, stride)) {
-		v = kmc_ptc_clear_one(ptc, anon);
-		if (unlikely(v))
-			break;
+	for (; at != end; at += stride) {
+		v = kmc_ptc_clear_one((struct kmc_ptc_count *)at, anon);
+		if (unlikely(v)) {
+			*done = (at - (char *)first) / stride;
+			return v;
+		}
 	}
-	*done = i;
-	return v;
+	*done = n;
+	return KMC_PTC_OK;
+}
+
+/*
+ * Both counters of a page at once: zero when nothing maps it.  One 8-byte
+ * load where the compiler can; the verdict then comes from
+ * kmc_ptc_zero_one(), which reads them one by one in the kernel's order.
+ */
+static inline u64 kmc_ptc_both(const struct kmc_ptc_count *ptc)
+{
+	u64 both;
+
+	BUILD_BUG_ON(sizeof(*ptc) != sizeof(both));
+	memcpy(&both, ptc, sizeof(both));
+	return both;
 }
 
 static inline enum kmc_ptc_verdict
 kmc_ptc_zero_run(const struct kmc_ptc_count *first, size_t stride,
 		 unsigned long n, unsigned long *done)
 {
-	const char *at = (const char *)first;
-	enum kmc_ptc_verdict v = KMC_PTC_OK;
-	unsigned long i;
+	const char *at = (const char *)first, *end = at + n * stride;
+	enum kmc_ptc_verdict v;
 
-	for (i = 0; i < n; i++, at += stride) {
+	for (; at != end; at += stride) {
+		if (likely(!kmc_ptc_both((const struct kmc_ptc_count *)at)))
+			continue;
 		v = kmc_ptc_zero_one((const struct kmc_ptc_count *)at);
-		if (unlikely(v))
-			break;
+		if (v) {
+			*done = (at - (const char *)first) / stride;
+			return v;
+		}
 	}
-	*done = i;
-	return v;
+	*done = n;
+	return KMC_PTC_OK;
 }
 
 /* The same over @n contiguous counters (a plain array). */
