@@ -174,36 +174,36 @@ static inline enum kmc_ptc_verdict
 kmc_ptc_set_run(struct kmc_ptc_count *first, size_t stride, unsigned long n,
 		bool anon, bool rw, unsigned long *done)
 {
-	char *at = (char *)first, *end = at + n * stride;
-	enum kmc_ptc_verdict v;
+	struct kmc_ptc_count *ptc = first;
+	enum kmc_ptc_verdict v = KMC_PTC_OK;
+	unsigned long i;
 
-	for (; at != end; at += stride) {
-		v = kmc_ptc_set_one((struct kmc_ptc_count *)at, anon, rw);
-		if (unlikely(v)) {
-			*done = (at - (char *)first) / stride;
-			return v;
-		}
+	/* Counted by index: a PTE's run of 1 compiles to no loop at all. */
+	for (i = 0; i < n; i++, ptc = kmc_ptc_next(ptc, stride)) {
+		v = kmc_ptc_set_one(ptc, anon, rw);
+		if (unlikely(v))
+			break;
 	}
-	*done = n;
-	return KMC_PTC_OK;
+	*done = i;
+	return v;
 }
 
 static inline enum kmc_ptc_verdict
 kmc_ptc_clear_run(struct kmc_ptc_count *first, size_t stride,
 		  unsigned long n, bool anon, unsigned long *done)
 {
-	char *at = (char *)first, *end = at + n * stride;
-	enum kmc_ptc_verdict v;
+	struct kmc_ptc_count *ptc = first;
+	enum kmc_ptc_verdict v = KMC_PTC_OK;
+	unsigned long i;
 
-	for (; at != end; at += stride) {
-		v = kmc_ptc_clear_one((struct kmc_ptc_count *)at, anon);
-		if (unlikely(v)) {
-			*done = (at - (char *)first) / stride;
-			return v;
-		}
+	/* Counted by index: a PTE's run of 1 compiles to no loop at all. */
+	for (i = 0; i < n; i++, ptc = kmc_ptc_next(ptc, stride)) {
+		v = kmc_ptc_clear_one(ptc, anon);
+		if (unlikely(v))
+			break;
 	}
-	*done = n;
-	return KMC_PTC_OK;
+	*done = i;
+	return v;
 }
 
 /*
