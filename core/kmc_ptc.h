@@ -152,57 +152,114 @@ kmc_ptc_zero_one(const struct kmc_ptc_count *ptc)
 	return KMC_PTC_OK;
 }
 
+/* The counters of the page @stride bytes after those of @ptc. */
+static inline struct kmc_ptc_count *kmc_ptc_next(struct kmc_ptc_count *ptc,
+						 size_t stride)
+{
+	return (struct kmc_ptc_count *)((char *)ptc + stride);
+}
+
 /*
- * The same over @n contiguous counters, first page first, stopping at the
- * first verdict like the kernel's loop.  *@done is the index of the
- * offending page, or @n when all passed.
+ * A run of @n pages counted at once: their counters lie @stride bytes
+ * apart from @first on (the kernel's page_ext entries of one memory
+ * section; sizeof(struct kmc_ptc_count) for a plain array), and @anon and
+ * @rw hold for the whole run, as the kernel takes them from the first
+ * page of a PMD or PUD.  Page by page, first page first, the rules of
+ * kmc_ptc_set_one() and the rest, stopping at the first verdict like the
+ * kernel's loop; *@done is the index of the offending page, or @n when all
+ * passed.  The counters are then exactly as @n calls of the _one function
+ * leave them.
  */
 static inline enum kmc_ptc_verdict
-kmc_ptc_set_range(struct kmc_ptc_count *ptc, unsigned long n, bool anon,
-		  bool rw, unsigned long *done)
+kmc_ptc_set_run(struct kmc_ptc_count *first, size_t stride, unsigned long n,
+		bool anon, bool rw, unsigned long *done)
 {
+	struct kmc_ptc_count *ptc = first;
 	enum kmc_ptc_verdict v = KMC_PTC_OK;
 	unsigned long i;
 
-	for (i = 0; i < n; i++) {
-		v = kmc_ptc_set_one(&ptc[i], anon, rw);
+	/* Counted by index: a PTE's run of 1 compiles to no loop at all. */
+	for (i = 0; i < n; i++, ptc = kmc_ptc_next(ptc, stride)) {
+		v = kmc_ptc_set_one(ptc, anon, rw);
 		if (unlikely(v))
 			break;
 	}
 	*done = i;
 	return v;
+}
+
+static inline enum kmc_ptc_verdict
+kmc_ptc_clear_run(struct kmc_ptc_count *first, size_t stride,
+		  unsigned long n, bool anon, unsigned long *done)
+{
+	struct kmc_ptc_count *ptc = first;
+	enum kmc_ptc_verdict v = KMC_PTC_OK;
+	unsigned long i;
+
+	/* Counted by index: a PTE's run of 1 compiles to no loop at all. */
+	for (i = 0; i < n; i++, ptc = kmc_ptc_next(ptc, stride)) {
+		v = kmc_ptc_clear_one(ptc, anon);
+		if (unlikely(v))
+			break;
+	}
+	*done = i;
+	return v;
+}
+
+/*
+ * Both counters of a page at once: zero when nothing maps it.  One 8-byte
+ * load where the compiler can; the verdict then comes from
+ * kmc_ptc_zero_one(), which reads them one by one in the kernel's order.
+ */
+static inline u64 kmc_ptc_both(const struct kmc_ptc_count *ptc)
+{
+	u64 both;
+
+	BUILD_BUG_ON(sizeof(*ptc) != sizeof(both));
+	memcpy(&both, ptc, sizeof(both));
+	return both;
+}
+
+static inline enum kmc_ptc_verdict
+kmc_ptc_zero_run(const struct kmc_ptc_count *first, size_t stride,
+		 unsigned long n, unsigned long *done)
+{
+	const char *at = (const char *)first, *end = at + n * stride;
+	enum kmc_ptc_verdict v;
+
+	for (; at != end; at += stride) {
+		if (likely(!kmc_ptc_both((const struct kmc_ptc_count *)at)))
+			continue;
+		v = kmc_ptc_zero_one((const struct kmc_ptc_count *)at);
+		if (v) {
+			*done = (at - (const char *)first) / stride;
+			return v;
+		}
+	}
+	*done = n;
+	return KMC_PTC_OK;
+}
+
+/* The same over @n contiguous counters (a plain array). */
+static inline enum kmc_ptc_verdict
+kmc_ptc_set_range(struct kmc_ptc_count *ptc, unsigned long n, bool anon,
+		  bool rw, unsigned long *done)
+{
+	return kmc_ptc_set_run(ptc, sizeof(*ptc), n, anon, rw, done);
 }
 
 static inline enum kmc_ptc_verdict
 kmc_ptc_clear_range(struct kmc_ptc_count *ptc, unsigned long n, bool anon,
 		    unsigned long *done)
 {
-	enum kmc_ptc_verdict v = KMC_PTC_OK;
-	unsigned long i;
-
-	for (i = 0; i < n; i++) {
-		v = kmc_ptc_clear_one(&ptc[i], anon);
-		if (unlikely(v))
-			break;
-	}
-	*done = i;
-	return v;
+	return kmc_ptc_clear_run(ptc, sizeof(*ptc), n, anon, done);
 }
 
 static inline enum kmc_ptc_verdict
 kmc_ptc_zero_range(const struct kmc_ptc_count *ptc, unsigned long n,
 		   unsigned long *done)
 {
-	enum kmc_ptc_verdict v = KMC_PTC_OK;
-	unsigned long i;
-
-	for (i = 0; i < n; i++) {
-		v = kmc_ptc_zero_one(&ptc[i]);
-		if (unlikely(v))
-			break;
-	}
-	*done = i;
-	return v;
+	return kmc_ptc_zero_run(ptc, sizeof(*ptc), n, done);
 }
 
 #endif /* KMC_PTC_H */

@@ -6,8 +6,9 @@
  *   kernel   the 6.1 tree's page_table_check_set()/clear(), compiled from
  *            the unpacked tree under tests/ptc/shim (page_ext walk with
  *            the runtime page_ext_size stride, as in the kernel)
- *   core     the same walk with the core's inline kmc_ptc_*_one(): the
- *            shape of the kernel patch, i.e. what sharing costs the kernel
+ *   core     the page_ext of the first page and the core's kmc_ptc_*_run()
+ *            over the entries page_ext_size apart: the shape of the
+ *            kernel patch, i.e. what sharing costs the kernel
  *   library  libkmirror's kmirror_ptc_apply() over its sparse 64-bit space
  *
  * with 1 thread, and 2 threads replaying two traces over disjoint pages at

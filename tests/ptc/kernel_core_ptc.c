@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * page_table_check_set/clear and __page_table_check_zero as the kernel
- * patch shapes them: the kernel's own walk over page_ext, and the core's
- * inline rule per page, BUG() on any verdict.  Compiled under the same
+ * patch shapes them: the page_ext of the first page, then the core's
+ * kmc_ptc_*_run() over the entries page_ext_size bytes apart, BUG() on
+ * any verdict.  Compiled under the same
  * shim as the tree's file, so that the benchmark compares the rules and
  * nothing else.
  */
@@ -40,18 +41,14 @@ void kcore_set(unsigned long pfn, unsigned long pgcnt, bool rw)
 {
 	struct page_ext *page_ext = kcore_ext(pfn);
 	enum kmc_ptc_verdict v;
-	unsigned long i;
-	bool anon;
+	unsigned long done;
 
 	if (!page_ext)
 		return;
-	anon = PageAnon(pfn_to_page(pfn));
-	for (i = 0; i < pgcnt; i++) {
-		v = kmc_ptc_set_one(kcore_count(page_ext), anon, rw);
-		if (unlikely(v))
-			kcore_bug(v);
-		page_ext = page_ext_next(page_ext);
-	}
+	v = kmc_ptc_set_run(kcore_count(page_ext), page_ext_size, pgcnt,
+			    PageAnon(pfn_to_page(pfn)), rw, &done);
+	if (unlikely(v))
+		kcore_bug(v);
 	page_ext_put(page_ext);
 }
 
@@ -59,18 +56,14 @@ void kcore_clear(unsigned long pfn, unsigned long pgcnt)
 {
 	struct page_ext *page_ext = kcore_ext(pfn);
 	enum kmc_ptc_verdict v;
-	unsigned long i;
-	bool anon;
+	unsigned long done;
 
 	if (!page_ext)
 		return;
-	anon = PageAnon(pfn_to_page(pfn));
-	for (i = 0; i < pgcnt; i++) {
-		v = kmc_ptc_clear_one(kcore_count(page_ext), anon);
-		if (unlikely(v))
-			kcore_bug(v);
-		page_ext = page_ext_next(page_ext);
-	}
+	v = kmc_ptc_clear_run(kcore_count(page_ext), page_ext_size, pgcnt,
+			      PageAnon(pfn_to_page(pfn)), &done);
+	if (unlikely(v))
+		kcore_bug(v);
 	page_ext_put(page_ext);
 }
 
@@ -78,15 +71,13 @@ void kcore_zero(struct page *page, unsigned int order)
 {
 	struct page_ext *page_ext;
 	enum kmc_ptc_verdict v;
-	unsigned long i;
+	unsigned long done;
 
 	BUG_ON(PageSlab(page));
 	page_ext = page_ext_get(page);
-	for (i = 0; i < (1UL << order); i++) {
-		v = kmc_ptc_zero_one(kcore_count(page_ext));
-		if (unlikely(v))
-			kcore_bug(v);
-		page_ext = page_ext_next(page_ext);
-	}
+	v = kmc_ptc_zero_run(kcore_count(page_ext), page_ext_size, 1UL << order,
+			     &done);
+	if (unlikely(v))
+		kcore_bug(v);
 	page_ext_put(page_ext);
 }

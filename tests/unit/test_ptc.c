@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <pthread.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -170,6 +171,84 @@ static void test_range_done_index(void **state)
 	assert_int_equal(done, 0);
 	assert_int_equal(kmc_ptc_clear_range(c, 5, true, &done), KMC_PTC_OK);
 	assert_int_equal(done, 5);
+}
+
+/*
+ * A run over counters @stride bytes apart (the kernel's page_ext entries)
+ * gives the verdict, the index and the counters of the same operations
+ * page by page with the _one rules, on random counters near the limits
+ * (0, +-1, 2, INT_MIN, INT_MAX).
+ */
+struct run_ext {
+	unsigned long flags;
+	struct kmc_ptc_count c;
+	unsigned int other;
+};
+
+#define RUN_PAGES	64
+
+static int run_value(unsigned int r)
+{
+	static const int v[] = { 0, 0, 0, 0, 1, 1, -1, 2, INT_MIN, INT_MAX };
+
+	return v[r % ARRAY_SIZE(v)];
+}
+
+static void test_run_matches_one(void **state)
+{
+	struct run_ext ext[RUN_PAGES];
+	struct kmc_ptc_count one[RUN_PAGES];
+	unsigned int seed = 1764900001;
+	int iter;
+
+	for (iter = 0; iter < 200000; iter++) {
+		unsigned int op = rand_r(&seed) % 3;
+		unsigned long n = 1 + rand_r(&seed) % RUN_PAGES;
+		bool anon = rand_r(&seed) & 1, rw = rand_r(&seed) & 1;
+		enum kmc_ptc_verdict v, w = KMC_PTC_OK;
+		unsigned long i, done = 12345;
+
+		for (i = 0; i < RUN_PAGES; i++) {
+			/* Mostly clean pages, so that runs also pass. */
+			bool dirty = rand_r(&seed) % 8 == 0;
+
+			ext[i].flags = ~0UL;
+			ext[i].other = ~0U;
+			atomic_set(&ext[i].c.anon_map_count,
+				   dirty ? run_value(rand_r(&seed)) : 0);
+			atomic_set(&ext[i].c.file_map_count,
+				   dirty ? run_value(rand_r(&seed)) : 0);
+			one[i] = ext[i].c;
+		}
+		if (op == 0)
+			v = kmc_ptc_set_run(&ext[0].c, sizeof(ext[0]), n, anon,
+					    rw, &done);
+		else if (op == 1)
+			v = kmc_ptc_clear_run(&ext[0].c, sizeof(ext[0]), n,
+					      anon, &done);
+		else
+			v = kmc_ptc_zero_run(&ext[0].c, sizeof(ext[0]), n,
+					     &done);
+		for (i = 0; i < n; i++) {
+			if (op == 0)
+				w = kmc_ptc_set_one(&one[i], anon, rw);
+			else if (op == 1)
+				w = kmc_ptc_clear_one(&one[i], anon);
+			else
+				w = kmc_ptc_zero_one(&one[i]);
+			if (w)
+				break;
+		}
+		assert_int_equal(v, w);
+		assert_int_equal(done, i);
+		for (i = 0; i < RUN_PAGES; i++) {
+			assert_int_equal(atomic_read(&ext[i].c.anon_map_count),
+					 atomic_read(&one[i].anon_map_count));
+			assert_int_equal(atomic_read(&ext[i].c.file_map_count),
+					 atomic_read(&one[i].file_map_count));
+			assert_true(ext[i].flags == ~0UL && ext[i].other == ~0U);
+		}
+	}
 }
 
 /* Entry sizes are 1, 512 and 262144 pages. */
@@ -592,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_file_overflow),
 		cmocka_unit_test(test_anon_wraps_unchecked),
 		cmocka_unit_test(test_range_done_index),
+		cmocka_unit_test(test_run_matches_one),
 		cmocka_unit_test(test_level_pages),
 		cmocka_unit_test(test_rule_names),
 		cmocka_unit_test(test_lib_einval),
