@@ -47,23 +47,7 @@ RCLONE=$(command -v rclone || true)
 OP_TIMEOUT=600
 TUNED=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456
 
-# bg_mount MNT CMD...: a FUSE daemon in the foreground, as a job; wait
-# until MNT is mounted.
-bg_mount() {
-	local mnt=$1 pid i
-	shift
-	NMOUNT=$((NMOUNT + 1))
-	mkdir -p "$mnt"
-	"$@" >"$T/daemon.$NMOUNT.log" 2>&1 &
-	pid=$!
-	DPID[$mnt]=$pid
-	for ((i = 0; i < 400; i++)); do
-		is_mounted "$mnt" && return 0
-		kill -0 "$pid" 2>/dev/null || fail "$* exited before mounting"
-		sleep 0.05
-	done
-	fail "$mnt not mounted: $*"
-}
+MOUNT_WAIT=20		# rclone takes its time (bg_mount: lib.sh)
 
 say "source: $MB MiB file, $SLOWMB MiB file, $NFILES small files in $T"
 src=$T/src
