@@ -156,6 +156,20 @@ cfs_mount() {
 	fail "no $cache/kmirror-stats ${MOUNT_WAIT}s after mounting"
 }
 
+# index_wait CACHE: wait until the statistics of the daemon mounted on
+# $mnt say its index is complete; prints the index state.
+index_wait() {
+	local i s=
+	for ((i = 0; i < STATS_WAIT * 10; i++)); do
+		if [ "$(stat_get "$1" pid)" = "${DPID[$mnt]}" ]; then
+			s=$(stat_get "$1" index)
+			case $s in complete*) echo "$s"; return 0 ;; esac
+		fi
+		sleep 0.1
+	done
+	fail "index still '$s' after ${STATS_WAIT}s"
+}
+
 # bg_mount MNT CMD...: any FUSE daemon (CMD runs in the foreground, as a
 # job of this shell, its output in $T/daemon.N.log); wait until MNT is
 # mounted, polling every 5 ms so that mount times can be measured.

@@ -20,10 +20,8 @@ mkdir -p "$src"
 
 # First mount: index the cache (the index file is written at unmount).
 cfs_mount "$src" "$mnt" "$cache" tag=scale
-for ((i = 0; i < STATS_WAIT * 10; i++)); do
-	case $(stat_get "$cache" index) in complete*) break ;; esac
-	sleep 0.1
-done
+STATS_WAIT=$((STATS_WAIT > 60 ? STATS_WAIT : 60))	# a scan of 200,000
+index_wait "$cache" >/dev/null
 [ "$(stat_get "$cache" objects)" = "$n" ] || fail "$n objects not indexed"
 cfs_umount "$mnt"
 

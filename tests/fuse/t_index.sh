@@ -19,20 +19,6 @@ for ((i = 0; i < n; i++)); do
 done
 settle
 
-# index_wait CACHE: wait until the mounted daemon's statistics say its
-# index is complete; prints the index state.
-index_wait() {
-	local i s=
-	for ((i = 0; i < STATS_WAIT * 10; i++)); do
-		if [ "$(stat_get "$1" pid)" = "${DPID[$mnt]}" ]; then
-			s=$(stat_get "$1" index)
-			case $s in complete*) echo "$s"; return 0 ;; esac
-		fi
-		sleep 0.1
-	done
-	fail "index still '$s' after ${STATS_WAIT}s"
-}
-
 # remount_check NAME WANT_STATE: mount; the index state as wanted and
 # as many objects indexed as there are on disk; every byte as the
 # source's; unmount.
