@@ -244,6 +244,7 @@ static void kc_invalidate(struct kc_fs *fs, struct kc_icache *ic,
 	kc_aux_encode(a, aux);
 	fscache_invalidate(ic->cookie, aux, a->size, 0);
 	pthread_mutex_lock(&ic->lock);
+	ic->gen++;
 	kc_map_reset(&ic->map);
 	pthread_mutex_unlock(&ic->lock);
 	kc_set_known(ic, a);
@@ -303,6 +304,7 @@ void kc_cache_release(struct kc_fs *fs, struct kc_inode *in)
 {
 	struct kc_icache *ic = atomic_load(&in->ic);
 
+	kc_behind_wait(ic);	/* the last use seals the map */
 	pthread_rwlock_wrlock(&ic->io);
 	if (ic->cookie)
 		kc_unuse(fs, ic);
@@ -436,6 +438,9 @@ void kc_change_end(struct kc_fs *fs, struct kc_icache *ic,
 
 	if (!ic)
 		return;
+	pthread_mutex_lock(&ic->lock);
+	ic->gen++;		/* queued fills predate the change */
+	pthread_mutex_unlock(&ic->lock);
 	if (ic->cookie) {
 		ret = fd >= 0 ? fstat(fd, &st) :
 				fstatat(in->fd, "", &st, AT_EMPTY_PATH);
@@ -461,6 +466,7 @@ static void kc_drop_cookie(struct kc_fs *fs, struct kc_icache *ic,
 	while (ic->n_use)
 		kc_unuse(fs, ic);
 	pthread_mutex_lock(&ic->lock);
+	ic->gen++;
 	ic->cookie = NULL;
 	ic->obj = NULL;
 	ic->caching = false;
@@ -483,6 +489,7 @@ void kc_cache_forget(struct kc_fs *fs, struct kc_inode *in)
 
 	if (!ic)
 		return;
+	kc_behind_wait(ic);
 	pthread_rwlock_wrlock(&ic->io);
 	if (ic->cookie) {
 		retire = !fstatat(in->fd, "", &st, AT_EMPTY_PATH) &&
@@ -502,11 +509,14 @@ void kc_cache_forget(struct kc_fs *fs, struct kc_inode *in)
 bool kc_cache_cull(struct kc_fs *fs, struct kc_inode *in)
 {
 	struct kc_icache *ic = atomic_load(&in->ic);
-	bool done = false;
+	bool done = false, busy;
 
 	if (!ic || pthread_rwlock_trywrlock(&ic->io))
 		return false;
-	if (ic->cookie && !ic->n_use) {
+	pthread_mutex_lock(&ic->lock);
+	busy = ic->n_jobs != 0;
+	pthread_mutex_unlock(&ic->lock);
+	if (ic->cookie && !ic->n_use && !busy) {
 		kc_drop_cookie(fs, ic, true, false);
 		done = true;
 	}

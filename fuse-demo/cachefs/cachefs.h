@@ -47,6 +47,8 @@
 
 #define KC_NAME			"kmirror-cachefs"
 #define KC_GRANULE_DEFAULT	(256u * 1024)
+#define KC_FILL_BEHIND_DEFAULT	8		/* buffers of KC_PIECE */
+#define KC_FILL_BEHIND_MAX	1024
 #define KC_GRANULE_MIN_SHIFT	12		/* 4 KiB */
 #define KC_GRANULE_MAX_SHIFT	26		/* 64 MiB */
 #define KC_LOCK_FILE		"kmirror.lock"
@@ -68,7 +70,9 @@ struct kc_config {
 	double		attr_timeout;
 	double		entry_timeout;
 	unsigned long	source_delay_us;
+	unsigned long	fill_delay_us;		/* before a store behind */
 	int		no_xattr;		/* -o no_xattr: ENOSYS */
+	unsigned int	fill_behind;		/* buffers, 0: fill inline */
 	int		foreground;
 	int		debug;
 	int		singlethread;
@@ -140,8 +144,17 @@ struct kc_attr {
 #define KC_SETTLE_FINE_NS	1000000000ll	/* nanosecond timestamps */
 #define KC_SETTLE_COARSE_NS	2000000000ll	/* whole seconds (or FAT's 2) */
 
+/*
+ * Granules being fetched by a read, or (@data set) fetched, checked and
+ * waiting in the fill-behind queue: their bytes [@lo, @lo + @len) are
+ * served from @data while @gen is the icache's.
+ */
 struct kc_fill {
 	uint64_t	first, last;	/* granules being fetched */
+	const char	*data;
+	off_t		lo;
+	size_t		len;
+	uint64_t	gen;
 };
 #define KC_MAX_FILLS	16
 
@@ -164,6 +177,8 @@ struct kc_icache {
 	struct kc_map		map;
 	struct kc_fill		fills[KC_MAX_FILLS];
 	unsigned int		n_fills;
+	unsigned int		n_jobs;		/* in the fill-behind queue */
+	uint64_t		gen;	/* bumped by every change (io excl) */
 };
 
 struct kc_inode {
@@ -228,6 +243,7 @@ struct kc_stats {
 	atomic_ullong	invalidations, culls, nospace;
 	atomic_ullong	unclean_maps, cache_errors, retired;
 	atomic_ullong	unstable;
+	atomic_ullong	filled_behind, behind_dropped;
 	atomic_ullong	map_chunks_dropped;
 	atomic_uint	generation;	/* bumped by every change */
 };
@@ -242,6 +258,20 @@ struct kc_stats {
 /* ---- the filesystem ------------------------------------------------- */
 
 struct kc_index;
+struct kc_job;
+
+/* fillbehind.c: the queue of fetched granules to store and mark. */
+struct kc_behind {
+	pthread_mutex_t		lock;
+	pthread_cond_t		more;
+	struct kc_job		*head, *tail;	/* queued */
+	struct kc_job		*free;		/* buffers to reuse */
+	unsigned int		n_alloc;	/* buffers made, <= max */
+	unsigned int		max;
+	bool			stop;
+	bool			started;
+	pthread_t		thread;
+};
 
 struct kc_fs {
 	struct kc_config	cfg;
@@ -262,6 +292,7 @@ struct kc_fs {
 	size_t			object_budget;	/* unused objects left open */
 	pthread_mutex_t		handles_lock;
 	struct kc_handle	handles;	/* list head */
+	struct kc_behind	behind;
 };
 
 static inline struct kc_fs *kc_fs(fuse_req_t req)
@@ -388,6 +419,29 @@ ssize_t kc_source_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 			off_t off);
 ssize_t kc_cache_read(struct kc_fs *fs, struct kc_inode *in, int fd,
 		      char *buf, size_t size, off_t off);
+
+/* fillbehind.c */
+struct kc_job {
+	struct kc_job		*next;
+	struct kc_icache	*ic;
+	struct kc_inode		*in;		/* pinned */
+	off_t			lo;
+	size_t			len;
+	int64_t			size;		/* of the object */
+	uint64_t		gen;
+	char			data[];		/* KC_PIECE bytes */
+};
+
+#define KC_PIECE	(1u << 20)	/* largest source read of a fill */
+
+int kc_behind_start(struct kc_fs *fs);
+void kc_behind_stop(struct kc_fs *fs);
+struct kc_job *kc_behind_get(struct kc_fs *fs);
+void kc_behind_put(struct kc_fs *fs, struct kc_job *job);
+void kc_behind_queue(struct kc_fs *fs, struct kc_job *job);
+void kc_behind_wait(struct kc_icache *ic);
+unsigned int kc_behind_buffers(struct kc_fs *fs);
+void kc_fill_job(struct kc_fs *fs, struct kc_job *job);
 
 /* writethrough.c */
 int kc_apply_change(struct kc_fs *fs, struct kc_icache *ic,

@@ -369,8 +369,13 @@ int kc_housekeeper_start(struct kc_fs *fs)
 	int ret;
 
 	kc_need_cull(fs);
-	/* A first pass at once: a full cache is culled from the mount on. */
+	/*
+	 * A first pass at once: a full cache is culled from the mount on.
+	 * Under the lock: the index scan may be kicking already.
+	 */
+	pthread_mutex_lock(&x->hk_lock);
 	x->hk_kick = true;
+	pthread_mutex_unlock(&x->hk_lock);
 	ret = pthread_create(&x->thread, NULL, kc_housekeeper, fs);
 	x->hk_running = !ret;
 	return -ret;

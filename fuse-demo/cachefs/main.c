@@ -357,11 +357,14 @@ static int kc_mount(struct kc_fs *fs, struct fuse_args *args)
 		fuse_remove_signal_handlers(fs->se);
 		return kc_fail("cannot mount on '%s'", fs->cfg.mountpoint);
 	}
-	if (kc_housekeeper_start(fs) || kc_notifier_start(fs)) {
+	/* The fill-behind queue first: the housekeeper's statistics ask it. */
+	if (kc_behind_start(fs) || kc_housekeeper_start(fs) ||
+	    kc_notifier_start(fs)) {
 		fuse_session_unmount(fs->se);
 		fuse_remove_signal_handlers(fs->se);
 		kc_housekeeper_stop(fs);
 		kc_notifier_stop(fs);
+		kc_behind_stop(fs);
 		return kc_fail("cannot start the housekeeper threads");
 	}
 	kc_stats_write(fs, true);
@@ -396,6 +399,7 @@ static void kc_teardown(struct kc_fs *fs, bool mounted)
 		fuse_remove_signal_handlers(fs->se);
 		kc_housekeeper_stop(fs);
 		kc_notifier_stop(fs);
+		kc_behind_stop(fs);	/* stores what is queued */
 	}
 	if (fs->se)
 		fuse_session_destroy(fs->se);

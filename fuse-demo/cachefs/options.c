@@ -24,7 +24,8 @@
 /* The -o values as given, checked by kc_check_opts(). */
 struct kc_raw {
 	char	*cache, *tag, *granule, *size_limit;
-	char	*attr_timeout, *entry_timeout, *delay;
+	char	*attr_timeout, *entry_timeout, *delay, *behind;
+	char	*fill_delay;
 	char	*limit[KC_NLIM];
 	char	*source;
 	int	nonopts;
@@ -43,6 +44,8 @@ static const struct fuse_opt kc_opts[] = {
 	KC_OPT("attr_timeout=%s", attr_timeout),
 	KC_OPT("entry_timeout=%s", entry_timeout),
 	KC_OPT("source_delay_us=%s", delay),
+	KC_OPT("fill_behind=%s", behind),
+	KC_OPT("fill_delay_us=%s", fill_delay),
 	KC_OPT("frun=%s", limit[KC_FRUN]),
 	KC_OPT("fcull=%s", limit[KC_FCULL]),
 	KC_OPT("fstop=%s", limit[KC_FSTOP]),
@@ -189,9 +192,27 @@ static int kc_check_limits(const struct kc_raw *raw, struct kc_config *cfg)
 	return 0;
 }
 
+/* -o NAME=@s, if given: a plain number of @unit up to @max in *@out. */
+static int kc_check_count(const char *name, const char *s, uint64_t max,
+			  const char *unit, uint64_t *out)
+{
+	char *end;
+
+	if (!s)
+		return 0;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || *out > max) {
+		kc_fail("%s=%s: not a number of %s (at most %llu)", name, s,
+			unit, (unsigned long long)max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int kc_check_numbers(const struct kc_raw *raw, struct kc_config *cfg)
 {
-	uint64_t delay;
+	uint64_t delay, fill_delay, behind;
 
 	if (raw->size_limit && kc_parse_size(raw->size_limit,
 					     &cfg->size_limit)) {
@@ -221,13 +242,16 @@ static int kc_check_numbers(const struct kc_raw *raw, struct kc_config *cfg)
 			raw->entry_timeout);
 		return -EINVAL;
 	}
-	if (raw->delay && (kc_parse_size(raw->delay, &delay) ||
-			   delay > 60000000)) {
-		kc_fail("source_delay_us=%s: not a number of microseconds "
-			"(at most 60000000)", raw->delay);
+	if (kc_check_count("source_delay_us", raw->delay, 60000000,
+			   "microseconds", &delay) ||
+	    kc_check_count("fill_delay_us", raw->fill_delay, 60000000,
+			   "microseconds", &fill_delay) ||
+	    kc_check_count("fill_behind", raw->behind, KC_FILL_BEHIND_MAX,
+			   "buffers", &behind))
 		return -EINVAL;
-	}
 	cfg->source_delay_us = raw->delay ? delay : 0;
+	cfg->fill_delay_us = raw->fill_delay ? fill_delay : 0;
+	cfg->fill_behind = raw->behind ? behind : KC_FILL_BEHIND_DEFAULT;
 	cfg->no_xattr = raw->no_xattr;
 	return 0;
 }
@@ -290,6 +314,8 @@ static void kc_raw_free(struct kc_raw *raw)
 	free(raw->attr_timeout);
 	free(raw->entry_timeout);
 	free(raw->delay);
+	free(raw->behind);
+	free(raw->fill_delay);
 	for (i = 0; i < KC_NLIM; i++)
 		free(raw->limit[i]);
 }
@@ -314,6 +340,10 @@ KC_NAME " options:\n"
 "                           (ls -l asks twice a file otherwise)\n"
 "    -o attr_timeout=SECS   attribute cache timeout (default 1.0)\n"
 "    -o entry_timeout=SECS  name cache timeout (default 1.0)\n"
+"    -o fill_behind=N       fill the cache behind reads, from at most N\n"
+"                           buffers of 1M (default 8; 0: fill inline)\n"
+"    -o fill_delay_us=N     sleep N microseconds before storing each\n"
+"                           buffer filled behind a read (tests)\n"
 "    -o source_delay_us=N   sleep N microseconds before every read from\n"
 "                           the source (tests and benchmarks)\n\n", prog);
 	printf("FUSE options:\n");

@@ -3,8 +3,9 @@
  * Cached reads.  A read of [off, off + size) walks the granules it covers:
  * runs whose map bit is set are read from the cache object
  * (fscache_read()); runs that are clear are fetched whole from the source
- * (at most KC_PIECE bytes per source read), written into the object
- * (fscache_write()) and only then marked present, one granule at a time
+ * (at most KC_PIECE bytes per source read), served, written into the
+ * object (fscache_write()) by the read itself or behind it by
+ * fillbehind.c's worker, and only then marked present, one granule at a time
  * (see granule.c for why that order is safe), and only if the source did
  * not change while they were fetched and had settled before
  * (kc_fill_begin(), kc_fill_unchanged()).  A granule being fetched by
@@ -24,7 +25,6 @@
 
 #include "cachefs.h"
 
-#define KC_PIECE	(1u << 20)	/* largest source read of a fill */
 #define KC_BLOCK	4096u		/* occupancy granularity */
 
 /* Two per-thread buffers: the reply, and a fill's source data. */
@@ -111,6 +111,7 @@ ssize_t kc_source_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 /* One cached read: the request, the object and what was served. */
 struct kc_rd {
 	struct kc_fs			*fs;
+	struct kc_inode			*in;
 	struct kc_icache		*ic;
 	struct fscache_cache_resources	cres;
 	int				fd;	/* source */
@@ -122,6 +123,8 @@ struct kc_rd {
 	bool				cache_ok; /* keep writing the object */
 	bool				unsealed;
 	bool				stable;	/* this fill may be kept */
+	bool				checked; /* source checked: a queued
+						  * piece (fillbehind.c) */
 	struct kc_attr			id;	/* the source at its start */
 };
 
@@ -302,7 +305,7 @@ static void kc_fill_commit(struct kc_rd *r, uint64_t g, bool ok)
 	uint64_t lo = g << ic->map.shift, hi = lo + (1ull << ic->map.shift);
 	int ret;
 
-	if (!ok || !kc_fill_unchanged(r))
+	if (!ok || (!r->checked && !kc_fill_unchanged(r)))
 		return;
 	pthread_mutex_lock(&ic->lock);
 	ret = kc_map_set(&ic->map, g, true);
@@ -351,17 +354,53 @@ static void kc_fill_piece(struct kc_rd *r, off_t p, const char *tmp,
 	}
 }
 
+/*
+ * The piece [p, p + n) of whole granules was fetched into @job: queue it
+ * to be stored behind the read if the source did not change meanwhile
+ * and a fill slot is free; true if @job was taken.
+ */
+static bool kc_fill_defer(struct kc_rd *r, struct kc_job *job, off_t p,
+			  size_t n)
+{
+	struct kc_icache *ic = r->ic;
+	unsigned int shift = ic->map.shift;
+
+	if (!kc_fill_unchanged(r))
+		return false;
+	job->ic = ic;
+	job->in = r->in;
+	job->lo = p;
+	job->len = n;
+	job->size = r->size;
+	pthread_mutex_lock(&ic->lock);
+	if (ic->n_fills == KC_MAX_FILLS) {
+		pthread_mutex_unlock(&ic->lock);
+		return false;
+	}
+	job->gen = ic->gen;		/* io shared: stable */
+	ic->fills[ic->n_fills++] = (struct kc_fill){
+		p >> shift, (p + n - 1) >> shift, job->data, p, n, job->gen };
+	ic->n_jobs++;
+	pthread_mutex_unlock(&ic->lock);
+	kc_inode_pin(r->in);
+	kc_behind_queue(r->fs, job);
+	return true;
+}
+
 /* Fetch granules [ga, gb] (all absent, registered as ours) and serve the
  * request's part of them. */
 static int kc_fill(struct kc_rd *r, uint64_t ga, uint64_t gb)
 {
 	unsigned int shift = r->ic->map.shift;
 	off_t lo = ga << shift, hi = (gb + 1) << shift, p;
+	/* pieces of whole granules can be stored behind the read */
+	bool behind = shift <= 20 && r->in;
 	uint64_t cur = UINT64_MAX;
+	struct kc_job *job;
 	bool cur_ok = false;
+	char *tmp, *data;
 	size_t want;
 	ssize_t n;
-	char *tmp;
 
 	if (hi > r->size)
 		hi = r->size;
@@ -371,23 +410,72 @@ static int kc_fill(struct kc_rd *r, uint64_t ga, uint64_t gb)
 	kc_fill_begin(r);
 	for (p = lo; p < hi; p += n) {
 		want = hi - p < KC_PIECE ? hi - p : KC_PIECE;
-		n = kc_source_pread(r->fs, r->fd, tmp, want, p);
-		if (n < 0)
-			return n;
-		kc_fill_copy(r, p, tmp, n);
-		if ((size_t)n < want) {		/* shrank behind our back */
-			r->eof = true;
+		job = behind && r->stable && r->cache_ok ?
+		      kc_behind_get(r->fs) : NULL;
+		data = job ? job->data : tmp;
+		n = kc_source_pread(r->fs, r->fd, data, want, p);
+		if (n >= 0)
+			kc_fill_copy(r, p, data, n);
+		if (n < 0 || (size_t)n < want) {
+			if (job)
+				kc_behind_put(r->fs, job);
+			if (n < 0)
+				return n;
+			r->eof = true;		/* shrank behind our back */
 			atomic_store(&r->ic->recheck, true);
 			return 0;
 		}
-		kc_fill_piece(r, p, tmp, n, &cur, &cur_ok);
+		if (job && kc_fill_defer(r, job, p, n))
+			continue;
+		kc_fill_piece(r, p, data, n, &cur, &cur_ok);
+		if (job)
+			kc_behind_put(r->fs, job);
 	}
 	return 0;
 }
 
-/* First granule of [first, last] a running fill covers, or UINT64_MAX. */
+/*
+ * The worker's part of a queued piece (fillbehind.c): store it and mark
+ * its granules present, unless the file changed since it was fetched.
+ */
+void kc_fill_job(struct kc_fs *fs, struct kc_job *job)
+{
+	struct kc_icache *ic = job->ic;
+	struct kc_rd r = { .fs = fs, .ic = ic, .fd = -1, .size = job->size,
+			   .cache_ok = true, .stable = true, .checked = true };
+	uint64_t cur = UINT64_MAX;
+	bool cur_ok = false;
+	unsigned int i;
+
+	pthread_rwlock_rdlock(&ic->io);
+	if (ic->gen == job->gen && ic->cookie && ic->caching &&
+	    !fscache_begin_read_operation(&r.cres, ic->cookie)) {
+		kc_fill_piece(&r, job->lo, job->data, job->len, &cur, &cur_ok);
+		fscache_end_operation(&r.cres);
+		kc_count(fs, filled_behind, 1);
+	} else {
+		kc_count(fs, behind_dropped, 1);
+	}
+	pthread_mutex_lock(&ic->lock);
+	for (i = 0; i < ic->n_fills; i++) {
+		if (ic->fills[i].data == job->data) {
+			ic->fills[i] = ic->fills[--ic->n_fills];
+			break;
+		}
+	}
+	ic->n_jobs--;
+	pthread_cond_broadcast(&ic->fill_done);
+	pthread_mutex_unlock(&ic->lock);
+	pthread_rwlock_unlock(&ic->io);
+}
+
+/*
+ * First granule of [first, last] a running fill or a queued piece covers,
+ * or UINT64_MAX; *@f: the fill that covers it.  Queued pieces of an older
+ * version of the file (ic->gen moved on) are no longer there.
+ */
 static uint64_t kc_fill_busy(const struct kc_icache *ic, uint64_t first,
-			     uint64_t last)
+			     uint64_t last, const struct kc_fill **fp)
 {
 	uint64_t busy = UINT64_MAX, b;
 	unsigned int i;
@@ -395,11 +483,14 @@ static uint64_t kc_fill_busy(const struct kc_icache *ic, uint64_t first,
 	for (i = 0; i < ic->n_fills; i++) {
 		const struct kc_fill *f = &ic->fills[i];
 
-		if (f->first > last || f->last < first)
+		if (f->first > last || f->last < first ||
+		    (f->data && f->gen != ic->gen))
 			continue;
 		b = f->first > first ? f->first : first;
-		if (b < busy)
+		if (b < busy) {
 			busy = b;
+			*fp = f;
+		}
 	}
 	return busy;
 }
@@ -410,13 +501,25 @@ static void kc_fill_done(struct kc_icache *ic, uint64_t first)
 
 	pthread_mutex_lock(&ic->lock);
 	for (i = 0; i < ic->n_fills; i++) {
-		if (ic->fills[i].first == first) {
+		if (ic->fills[i].first == first && !ic->fills[i].data) {
 			ic->fills[i] = ic->fills[--ic->n_fills];
 			break;
 		}
 	}
 	pthread_cond_broadcast(&ic->fill_done);
 	pthread_mutex_unlock(&ic->lock);
+}
+
+/* Serve what the queued piece @f holds from r->pos on (ic->lock held). */
+static void kc_read_queued(struct kc_rd *r, const struct kc_fill *f)
+{
+	off_t b = f->lo + (off_t)f->len < r->end ? f->lo + (off_t)f->len :
+						   r->end;
+
+	memcpy(r->buf + (r->pos - r->off), f->data + (r->pos - f->lo),
+	       b - r->pos);
+	r->from_cache += b - r->pos;
+	r->pos = b;
 }
 
 /*
@@ -428,6 +531,7 @@ static int kc_read_step(struct kc_rd *r)
 	struct kc_icache *ic = r->ic;
 	unsigned int shift = ic->map.shift;
 	uint64_t g = r->pos >> shift, last = (r->end - 1) >> shift, run, busy;
+	const struct kc_fill *f = NULL;
 	off_t rend;
 	int ret;
 
@@ -439,7 +543,13 @@ static int kc_read_step(struct kc_rd *r)
 		return kc_read_present(r, rend < r->end ? rend : r->end);
 	}
 	run = kc_map_run(&ic->map, g, last, false);
-	busy = kc_fill_busy(ic, g, g + run - 1);
+	busy = kc_fill_busy(ic, g, g + run - 1, &f);
+	if (busy == g && f->data && r->pos >= f->lo &&
+	    r->pos < f->lo + (off_t)f->len) {
+		kc_read_queued(r, f);
+		pthread_mutex_unlock(&ic->lock);
+		return 0;
+	}
 	if (busy == g || ic->n_fills == KC_MAX_FILLS) {
 		pthread_cond_wait(&ic->fill_done, &ic->lock);
 		pthread_mutex_unlock(&ic->lock);
@@ -447,7 +557,8 @@ static int kc_read_step(struct kc_rd *r)
 	}
 	if (busy != UINT64_MAX)
 		run = busy - g;
-	ic->fills[ic->n_fills++] = (struct kc_fill){ g, g + run - 1 };
+	ic->fills[ic->n_fills++] = (struct kc_fill){
+		.first = g, .last = g + run - 1 };
 	pthread_mutex_unlock(&ic->lock);
 	ret = kc_fill(r, g, g + run - 1);
 	kc_fill_done(ic, g);
@@ -484,7 +595,7 @@ ssize_t kc_cache_read(struct kc_fs *fs, struct kc_inode *in, int fd,
 		      char *buf, size_t size, off_t off)
 {
 	struct kc_icache *ic = atomic_load(&in->ic);
-	struct kc_rd r = { .fs = fs, .ic = ic, .fd = fd, .buf = buf,
+	struct kc_rd r = { .fs = fs, .in = in, .ic = ic, .fd = fd, .buf = buf,
 			   .off = off, .pos = off, .cache_ok = true };
 	ssize_t n;
 	int ret;

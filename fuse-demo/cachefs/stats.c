@@ -28,6 +28,11 @@
  *   unstable           fills served but not cached: the source changed
  *                      while they were fetched, or had changed too
  *                      recently to be trusted (see kc_attr_settled())
+ *   filled_behind      pieces of reads stored in the cache behind the
+ *                      read (-o fill_behind)
+ *   behind_dropped     such pieces not stored: the file was written
+ *                      or invalidated before their turn came
+ *   fill_behind_buffers  their buffers made so far (at most fill_behind)
  *   objects            data objects in the cache (all volumes)
  *   cache_bytes        their size on disk, in bytes
  */
@@ -72,6 +77,9 @@ static void kc_stats_print(struct kc_fs *fs, FILE *f, bool mounted)
 		kc_get(&s->nospace), kc_get(&s->retired),
 		kc_get(&s->unclean_maps), kc_get(&s->map_chunks_dropped),
 		kc_get(&s->cache_errors), kc_get(&s->unstable));
+	fprintf(f, "filled_behind: %llu\nbehind_dropped: %llu\n"
+		"fill_behind_buffers: %u\n", kc_get(&s->filled_behind),
+		kc_get(&s->behind_dropped), kc_behind_buffers(fs));
 	fprintf(f, "objects: %" PRIu64 "\ncache_bytes: %" PRIu64 "\n"
 		"index: %s\n", objects, bytes, kc_index_state(fs));
 }

@@ -122,6 +122,30 @@ for fs in "${mfss[@]}"; do
 	cfs_umount "$T/m_$fs"
 done
 
+# First reads into a fresh cache each round: filling behind the read (the
+# default, fill_behind=8) and inline (fill_behind=0), against tuned
+# passthrough_ll's read of the same file; the daemons' peak memory too.
+declare -A HWM=()	# fs -> largest VmHWM (kB) after a first read
+cold_round() {
+	local fs=$1 opts=$2 pid hwm
+	rm -rf "$T/cache-cold"
+	cfs_mount "$src" "$T/m_$fs" "$T/cache-cold" "$opts"
+	measure "first $fs" seq "$T/m_$fs/big" 1
+	pid=${DPID[$T/m_$fs]}
+	hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status")
+	[ "$hwm" -gt "${HWM[$fs]:-0}" ] && HWM[$fs]=$hwm
+	cfs_umount "$T/m_$fs"
+}
+[ -z "$PTL" ] || bg_mount "$T/m_ptlt" env GLIBC_TUNABLES="$TUNED" "$PTL" -f \
+	-o "source=$src" "$T/m_ptlt"
+for ((round = 1; round <= ROUNDS; round++)); do
+	cold_round kmc ""
+	cold_round kmc0 fill_behind=0
+	[ -z "$PTL" ] || measure "first ptlt" seq "$T/m_ptlt/big" 1
+done
+[ -z "$PTL" ] || cfs_umount "$T/m_ptlt"
+rm -rf "$T/cache-cold"
+
 # A slow source: cold (empty cache) vs warm.
 cfs_mount "$src" "$T/m_slow" "$T/cache-slow" "source_delay_us=$DELAY"
 measure "slow_cold kmc" seq "$T/m_slow/slow" 1
@@ -158,6 +182,11 @@ val() { echo "${V["$1 $2"]:--}"; }
 			"$(ratio "$m" kmc ptlt)" "$(ratio "$m" kmc rc)"
 	done
 	echo "# pthru_ll-t: passthrough_ll with GLIBC_TUNABLES=$TUNED"
+	echo "# first read, fresh cache, best of $ROUNDS: fill_behind=8" \
+		"$(val first kmc) MB/s (VmHWM ${HWM[kmc]:-?} kB)," \
+		"fill_behind=0 $(val first kmc0) MB/s (VmHWM ${HWM[kmc0]:-?} kB)," \
+		"pthru_ll-t $(val first ptlt) MB/s; /ptl-t $(ratio first kmc ptlt)" \
+		"and $(ratio first kmc0 ptlt), behind/inline $(ratio first kmc kmc0)"
 	echo "# slow source (source_delay_us=$DELAY), $SLOWMB MiB sequential:" \
 		"cold $(val slow_cold kmc) MB/s, warm $(val slow_warm kmc) MB/s," \
 		"speed-up $(ratio slow_warm kmc slow_cold kmc)x"

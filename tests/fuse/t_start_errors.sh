@@ -24,6 +24,12 @@ refused "no cache= option" "cache" "$src" "$mnt"
 refused "size_limit_below_minimum" "size_limit" \
 	"$src" "$mnt" -f -o cache="$T/c1",size_limit=4096
 refused "size_limit=0" "size_limit" "$src" "$mnt" -f -o cache="$T/c1",size_limit=0
+refused "fill_behind past 1024" "fill_behind" \
+	"$src" "$mnt" -f -o cache="$T/c1",fill_behind=1025
+refused "fill_behind not a number" "fill_behind" \
+	"$src" "$mnt" -f -o cache="$T/c1",fill_behind=8M
+refused "fill_delay_us not a number" "fill_delay_us" \
+	"$src" "$mnt" -f -o cache="$T/c1",fill_delay_us=-1
 
 # A filesystem without user xattrs for the cache dir.
 noxattr=
