@@ -12,8 +12,8 @@
 
 src=$T/src mnt=$T/mnt cache=$T/cache
 MB=$((1024 * 1024))
-big=24
-[ "$VG" = 1 ] && big=6
+big=24 slow=500000	# the worker's sleep when a race is staged, us
+[ "$VG" = 1 ] && big=6 slow=3000000
 mkfile "$src/big" $((big * MB + 4321))
 mkfile "$src/small" 70000
 mkfile "$src/one" 1
@@ -73,7 +73,7 @@ remount_all_hits "umount_with_queued_fills" "$T/cache2" granule=1M race1
 
 # write_racing_a_queued_fill: a write through the mount lands while the
 # piece it overwrites waits; the piece is dropped, not stored over it.
-cfs_mount "$src" "$mnt" "$cache" "fill_behind=1,fill_delay_us=1500000"
+cfs_mount "$src" "$mnt" "$cache" "fill_behind=1,fill_delay_us=$slow"
 tm head -c 4096 "$mnt/race2" >/dev/null
 printf 'written through the mount' |
 	dd of="$mnt/race2" conv=notrunc status=none
@@ -88,7 +88,7 @@ cfs_umount "$mnt"
 ok "write_racing_a_queued_fill: the queued piece was dropped"
 
 # truncate_racing_a_queued_fill: the same with the file cut and regrown.
-cfs_mount "$src" "$mnt" "$cache" "fill_behind=1,fill_delay_us=1500000"
+cfs_mount "$src" "$mnt" "$cache" "fill_behind=1,fill_delay_us=$slow"
 tm head -c 4096 "$mnt/race3" >/dev/null
 truncate -s 1000 "$mnt/race3"
 head -c $((2 * MB)) /dev/urandom >>"$mnt/race3"
@@ -103,7 +103,7 @@ ok "truncate_racing_a_queued_fill"
 # source_change_racing_a_queued_fill: the source changes behind the
 # mount while a piece waits; the next open after attr_timeout sees the
 # new bytes, whatever the worker stored.
-cfs_mount "$src" "$mnt" "$cache" "fill_behind=1,fill_delay_us=1500000"
+cfs_mount "$src" "$mnt" "$cache" "fill_behind=1,fill_delay_us=$slow"
 tm head -c 4096 "$mnt/race4" >/dev/null
 head -c $((2 * MB)) /dev/urandom | dd of="$src/race4" conv=notrunc status=none
 wait_stat "$cache" filled_behind 1

@@ -75,9 +75,12 @@ stage_done "gcc: a real CephFS"
 export CC=clang
 run clang -Dfuzz=true -Dkernel=disabled -- --num-processes 2
 run asan -Db_sanitize=address,undefined -Db_lundef=false -Dkernel=disabled -- --num-processes 2
-# The thread stress under ThreadSanitizer (helgrind cannot follow C11
-# atomics or liburcu; see tests/stress/stress_fscache.c).
-run tsan -Db_sanitize=thread -Db_lundef=false -Dkernel=disabled -- --suite stress
+# The thread stress, and the mounts whose daemon threads race (suite
+# 'race': fsx on a shared file, fill behind the read), under
+# ThreadSanitizer (helgrind cannot follow C11 atomics or liburcu; see
+# tests/stress/stress_fscache.c).
+run tsan -Db_sanitize=thread -Db_lundef=false -Dkernel=disabled -- \
+	--suite stress --suite race --num-processes 2
 
 echo "kmirror: $passed passed, $failed failed, $skipped skipped"
 exit $status
