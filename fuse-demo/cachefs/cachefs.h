@@ -241,6 +241,7 @@ struct kc_stats {
 	atomic_ullong	bytes_from_cache, bytes_from_source;
 	atomic_ullong	bytes_written_through;
 	atomic_ullong	invalidations, culls, nospace;
+	atomic_ullong	culls_blocks, culls_files, culls_size_limit;
 	atomic_ullong	unclean_maps, cache_errors, retired;
 	atomic_ullong	unstable;
 	atomic_ullong	filled_behind, behind_dropped;

@@ -47,6 +47,7 @@ struct kc_culler {
 	pthread_mutex_t		hk_lock;
 	pthread_cond_t		hk_wake;
 	atomic_bool		hk_stop;	/* also read during a pass */
+	atomic_int		why;		/* enum kc_cull_why of a pass */
 	bool			hk_kick, hk_running;
 };
 
@@ -112,7 +113,14 @@ static void kc_cap_statfs(struct kc_fs *fs, struct kmc_statfs *k)
 	k->f_files = k->f_ffree = 1ull << 40;
 }
 
-static bool kc_cull_one(struct kc_fs *fs);
+/* Which limit a cull is for: counted in culls_blocks, _files, _size_limit. */
+enum kc_cull_why {
+	KC_CULL_BLOCKS,		/* the cache filesystem's free blocks */
+	KC_CULL_FILES,		/* its free inodes */
+	KC_CULL_SIZE_LIMIT,	/* -o size_limit */
+};
+
+static bool kc_cull_one(struct kc_fs *fs, enum kc_cull_why why);
 
 static uint64_t kc_index_used(struct kc_index *x)
 {
@@ -177,7 +185,8 @@ bool kc_may_cache(struct kc_fs *fs, uint64_t len)
 	if (atomic_load(&x->culler->stopped))
 		return false;
 	for (tries = 0; cap && kc_index_used(x) + len > cap; tries++) {
-		if (tries == KC_SYNC_CULLS || !kc_cull_one(fs)) {
+		if (tries == KC_SYNC_CULLS ||
+		    !kc_cull_one(fs, KC_CULL_SIZE_LIMIT)) {
 			atomic_store(&x->culler->cap_want, len);
 			kc_cull_kick(fs);
 			return false;
@@ -188,7 +197,18 @@ bool kc_may_cache(struct kc_fs *fs, uint64_t len)
 
 /* ---- culling ----------------------------------------------------------- */
 
-/* Must culling go on?  Also sets the stop state. */
+/*
+ * The limit the filesystem's culling is for: the blocks while fewer than
+ * brun are free, else the inodes (culling goes on until both are).
+ */
+static enum kc_cull_why kc_fs_cull_why(const struct kmc_cull *c,
+				       const struct kmc_statfs *st)
+{
+	return st->f_bavail < c->brun || st->f_ffree >= c->frun ?
+	       KC_CULL_BLOCKS : KC_CULL_FILES;
+}
+
+/* Must culling go on?  Also sets the stop state, and x->why. */
 static bool kc_need_cull(struct kc_fs *fs)
 {
 	struct kc_culler *x = fs->index->culler;
@@ -197,9 +217,11 @@ static bool kc_need_cull(struct kc_fs *fs)
 	bool stop = false;
 	uint64_t want;
 
-	if (!kc_statfs(fs, &st))
+	if (!kc_statfs(fs, &st)) {
 		stop = kmc_cull_has_space(&x->policy, &st, 0, 0, 0,
 					  KMC_SPACE_CHECK, &events) < 0;
+		atomic_store(&x->why, kc_fs_cull_why(&x->policy, &st));
+	}
 	if (fs->cfg.size_limit) {
 		kc_cap_statfs(fs, &st);
 		stop |= kmc_cull_has_space(&x->cap_policy, &st, 0, 0, 0,
@@ -212,6 +234,8 @@ static bool kc_need_cull(struct kc_fs *fs)
 					   &events);
 	}
 	atomic_store(&x->stopped, stop);
+	if (!x->policy.culling && x->cap_policy.culling)
+		atomic_store(&x->why, KC_CULL_SIZE_LIMIT);
 	return x->policy.culling || x->cap_policy.culling;
 }
 
@@ -262,8 +286,25 @@ static struct kc_obj *kc_cull_pick(struct kc_index *x)
 	return NULL;
 }
 
+/* Count a cull, in all and by the limit it was for. */
+static void kc_count_cull(struct kc_fs *fs, enum kc_cull_why why)
+{
+	kc_count(fs, culls, 1);
+	switch (why) {
+	case KC_CULL_BLOCKS:
+		kc_count(fs, culls_blocks, 1);
+		break;
+	case KC_CULL_FILES:
+		kc_count(fs, culls_files, 1);
+		break;
+	case KC_CULL_SIZE_LIMIT:
+		kc_count(fs, culls_size_limit, 1);
+		break;
+	}
+}
+
 /* Cull the oldest object that is not in use.  False: none left. */
-static bool kc_cull_one(struct kc_fs *fs)
+static bool kc_cull_one(struct kc_fs *fs, enum kc_cull_why why)
 {
 	struct kc_index *x = fs->index;
 	struct kc_inode *in;
@@ -296,7 +337,7 @@ static bool kc_cull_one(struct kc_fs *fs)
 	if (in)
 		kc_inode_unpin(in);
 	if (gone)
-		kc_count(fs, culls, 1);
+		kc_count_cull(fs, why);
 	return true;
 }
 
@@ -315,7 +356,7 @@ static void kc_cull_pass(struct kc_fs *fs)
 	tries = fs->index->n;
 	pthread_mutex_unlock(&fs->index->lock);
 	while (tries-- && !atomic_load(&x->hk_stop) && kc_need_cull(fs) &&
-	       kc_cull_one(fs)) {
+	       kc_cull_one(fs, atomic_load(&x->why))) {
 		if (++n % 256 || kc_now_ns() < next)
 			continue;
 		kc_stats_write_if_changed(fs);
