@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -195,6 +196,24 @@ static int kc_acquire(struct kc_fs *fs, struct kc_inode *in,
 	return 0;
 }
 
+/*
+ * The object is used now: its atime says so (cachefiles' touch_atime()
+ * at lookup, here at every open), for -o max_age and for the scan's
+ * order of a cache without an index file.
+ */
+static void kc_touch_object(struct kc_icache *ic)
+{
+	static const struct timespec now[2] = { { 0, UTIME_NOW },
+						{ 0, UTIME_OMIT } };
+	struct fscache_cache_resources cres;
+
+	if (fscache_begin_read_operation(&cres, ic->cookie))
+		return;
+	if (kc_cres_fd(&cres) >= 0)
+		futimens(kc_cres_fd(&cres), now);
+	fscache_end_operation(&cres);
+}
+
 /* Start one use of the cookie (io excl held). */
 static void kc_use(struct kc_fs *fs, struct kc_icache *ic, bool will_modify)
 {
@@ -203,6 +222,7 @@ static void kc_use(struct kc_fs *fs, struct kc_icache *ic, bool will_modify)
 
 	pthread_mutex_lock(&ic->lock);
 	first = ic->n_use++ == 0;
+	ic->last_used = time(NULL);
 	if (first || ret)
 		ic->caching = ret == 0;
 	pthread_mutex_unlock(&ic->lock);
@@ -212,6 +232,8 @@ static void kc_use(struct kc_fs *fs, struct kc_icache *ic, bool will_modify)
 	ic->had_object = false;
 	if (!ret && first && kc_bind_map(fs, ic))
 		ic->caching = false;
+	if (!ret)
+		kc_touch_object(ic);
 }
 
 /* End one use; the last one seals the map first (io excl held). */
@@ -223,6 +245,7 @@ static void kc_unuse(struct kc_fs *fs, struct kc_icache *ic)
 
 	pthread_mutex_lock(&ic->lock);
 	last = --ic->n_use == 0;
+	ic->last_used = time(NULL);
 	pthread_mutex_unlock(&ic->lock);
 	if (last && ic->caching)
 		kc_flush_map(fs, ic);
@@ -506,6 +529,25 @@ void kc_cache_forget(struct kc_fs *fs, struct kc_inode *in)
  * nobody holds its I/O lock.  True if the object was retired (the caller
  * owns the index entry then).
  */
+/*
+ * When the object of @in (held: its cookie acquired) was last used: now
+ * while a file has it open.  A new object has no file in the cache
+ * directory to ask until its cookie is relinquished (it is made as a
+ * tmpfile and linked then, as cachefiles does).
+ */
+time_t kc_cache_last_used(struct kc_inode *in)
+{
+	struct kc_icache *ic = atomic_load(&in->ic);
+	time_t t;
+
+	if (!ic)
+		return 0;
+	pthread_mutex_lock(&ic->lock);
+	t = ic->n_use ? time(NULL) : ic->last_used;
+	pthread_mutex_unlock(&ic->lock);
+	return t;
+}
+
 bool kc_cache_cull(struct kc_fs *fs, struct kc_inode *in)
 {
 	struct kc_icache *ic = atomic_load(&in->ic);

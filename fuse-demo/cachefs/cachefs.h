@@ -67,6 +67,7 @@ struct kc_config {
 	unsigned int	granule_shift;
 	unsigned int	limit[KC_NLIM];		/* percent */
 	uint64_t	size_limit;		/* bytes, 0: none */
+	uint64_t	max_age;		/* seconds unused, 0: none */
 	double		attr_timeout;
 	double		entry_timeout;
 	unsigned long	source_delay_us;
@@ -169,6 +170,7 @@ struct kc_icache {
 	struct fscache_cookie	*cookie;	/* io excl + lock to change */
 	struct kc_obj		*obj;		/* its index entry */
 	unsigned int		n_use;		/* fscache_use_cookie()s */
+	time_t			last_used;	/* a use began or ended */
 	bool			caching;	/* the last use got an object */
 	bool			had_object;	/* index knew it at acquire */
 	struct kc_attr		known;		/* source attributes cached */
@@ -242,6 +244,7 @@ struct kc_stats {
 	atomic_ullong	bytes_written_through;
 	atomic_ullong	invalidations, culls, nospace;
 	atomic_ullong	culls_blocks, culls_files, culls_size_limit;
+	atomic_ullong	culls_age;
 	atomic_ullong	unclean_maps, cache_errors, retired;
 	atomic_ullong	unstable;
 	atomic_ullong	filled_behind, behind_dropped;
@@ -382,6 +385,7 @@ void kc_cache_check_stat(struct kc_fs *fs, struct kc_inode *in,
 void kc_cache_check_due(struct kc_fs *fs, struct kc_inode *in, int fd);
 void kc_cache_forget(struct kc_fs *fs, struct kc_inode *in);
 bool kc_cache_cull(struct kc_fs *fs, struct kc_inode *in);
+time_t kc_cache_last_used(struct kc_inode *in);
 
 /* What a change of the source did, for kc_change_end(). */
 enum kc_change_kind {

@@ -10,6 +10,10 @@
  * (kc_cap_statfs()), and no granule is cached that would cross the cap:
  * such a refusal also culls until the granule fits.
  *
+ * With -o max_age, objects whose atime (touched at every open,
+ * kc_touch_object()) is older than that are culled too, oldest first,
+ * whatever the space: the pass stops at the first younger one.
+ *
  * Culling takes the oldest objects of the index (index.c) first; an object
  * whose file is open (its cookie in use) is never culled: it is moved to
  * the recent end instead.  An object goes through libkmirror: its cookie
@@ -118,9 +122,11 @@ enum kc_cull_why {
 	KC_CULL_BLOCKS,		/* the cache filesystem's free blocks */
 	KC_CULL_FILES,		/* its free inodes */
 	KC_CULL_SIZE_LIMIT,	/* -o size_limit */
+	KC_CULL_AGE,		/* -o max_age */
 };
 
-static bool kc_cull_one(struct kc_fs *fs, enum kc_cull_why why);
+static bool kc_cull_one(struct kc_fs *fs, enum kc_cull_why why,
+			time_t older_than);
 
 static uint64_t kc_index_used(struct kc_index *x)
 {
@@ -186,7 +192,7 @@ bool kc_may_cache(struct kc_fs *fs, uint64_t len)
 		return false;
 	for (tries = 0; cap && kc_index_used(x) + len > cap; tries++) {
 		if (tries == KC_SYNC_CULLS ||
-		    !kc_cull_one(fs, KC_CULL_SIZE_LIMIT)) {
+		    !kc_cull_one(fs, KC_CULL_SIZE_LIMIT, 0)) {
 			atomic_store(&x->culler->cap_want, len);
 			kc_cull_kick(fs);
 			return false;
@@ -300,16 +306,42 @@ static void kc_count_cull(struct kc_fs *fs, enum kc_cull_why why)
 	case KC_CULL_SIZE_LIMIT:
 		kc_count(fs, culls_size_limit, 1);
 		break;
+	case KC_CULL_AGE:
+		kc_count(fs, culls_age, 1);
+		break;
 	}
 }
 
-/* Cull the oldest object that is not in use.  False: none left. */
-static bool kc_cull_one(struct kc_fs *fs, enum kc_cull_why why)
+/*
+ * Was @o (KC_OBJ_CULLING; @in its holder, pinned, or NULL) last used
+ * before @older_than?  Held: the inode knows.  Not held: its file's atime;
+ * a file that is gone counts as old (culling then drops the entry).
+ */
+static bool kc_obj_older(struct kc_fs *fs, struct kc_obj *o,
+			 struct kc_inode *in, time_t older_than)
+{
+	char path[KMIRROR_CACHE_PATH_SIZE];
+	struct stat st;
+
+	if (in)
+		return kc_cache_last_used(in) < older_than;
+	if (kc_obj_path(fs->index, o, path, sizeof(path)) < 0 ||
+	    fstatat(fs->cache_fd, path, &st, AT_SYMLINK_NOFOLLOW))
+		return true;
+	return st.st_atime < older_than;
+}
+
+/*
+ * Cull the oldest object that is not in use (and, with @older_than, was
+ * last used before it).  False: none left (none that old).
+ */
+static bool kc_cull_one(struct kc_fs *fs, enum kc_cull_why why,
+			time_t older_than)
 {
 	struct kc_index *x = fs->index;
+	bool gone = false, young = false;
 	struct kc_inode *in;
 	struct kc_obj *o;
-	bool gone;
 
 	pthread_mutex_lock(&x->lock);
 	o = kc_cull_pick(x);
@@ -322,12 +354,15 @@ static bool kc_cull_one(struct kc_fs *fs, enum kc_cull_why why)
 	if (in)
 		kc_inode_pin(in);
 	pthread_mutex_unlock(&x->lock);
-	gone = in ? kc_cache_cull(fs, in) : kc_cull_unheld(fs, o);
+	if (older_than && !kc_obj_older(fs, o, in, older_than))
+		young = true;		/* stays the oldest */
+	else
+		gone = in ? kc_cache_cull(fs, in) : kc_cull_unheld(fs, o);
 	pthread_mutex_lock(&x->lock);
 	o->flags &= ~KC_OBJ_CULLING;
 	if (gone || (o->flags & KC_OBJ_DEAD)) {
 		kc_obj_del_locked(x, o);
-	} else {
+	} else if (!young) {
 		if (!in)		/* held ones were just busy */
 			o->flags |= KC_OBJ_STUCK;
 		kc_lru_add_tail(x, o);
@@ -338,7 +373,7 @@ static bool kc_cull_one(struct kc_fs *fs, enum kc_cull_why why)
 		kc_inode_unpin(in);
 	if (gone)
 		kc_count_cull(fs, why);
-	return true;
+	return !young;
 }
 
 /*
@@ -356,12 +391,34 @@ static void kc_cull_pass(struct kc_fs *fs)
 	tries = fs->index->n;
 	pthread_mutex_unlock(&fs->index->lock);
 	while (tries-- && !atomic_load(&x->hk_stop) && kc_need_cull(fs) &&
-	       kc_cull_one(fs, atomic_load(&x->why))) {
+	       kc_cull_one(fs, atomic_load(&x->why), 0)) {
 		if (++n % 256 || kc_now_ns() < next)
 			continue;
 		kc_stats_write_if_changed(fs);
 		next = kc_now_ns() + 1000000000ull;
 	}
+}
+
+/*
+ * -o max_age: cull what was not used for that long, oldest first (the
+ * LRU's order), until the first younger object.  Objects in use are kept
+ * (moved to the recent end), as by every cull.
+ */
+static void kc_cull_aged(struct kc_fs *fs)
+{
+	struct kc_culler *x = fs->index->culler;
+	time_t older_than;
+	size_t tries;
+
+	if (!fs->cfg.max_age)
+		return;
+	older_than = time(NULL) - (time_t)fs->cfg.max_age;
+	pthread_mutex_lock(&fs->index->lock);
+	tries = fs->index->n;
+	pthread_mutex_unlock(&fs->index->lock);
+	while (tries-- && !atomic_load(&x->hk_stop) &&
+	       kc_cull_one(fs, KC_CULL_AGE, older_than))
+		;
 }
 
 /* ---- the housekeeper ------------------------------------------------- */
@@ -395,6 +452,7 @@ static void *kc_housekeeper(void *arg)
 		x->hk_kick = false;
 		pthread_mutex_unlock(&x->hk_lock);
 		kc_cull_pass(fs);
+		kc_cull_aged(fs);
 		kc_itable_evict(fs);
 		kc_stats_write_if_changed(fs);
 		kc_index_checkpoint(fs);

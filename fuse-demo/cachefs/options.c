@@ -25,7 +25,7 @@
 struct kc_raw {
 	char	*cache, *tag, *granule, *size_limit;
 	char	*attr_timeout, *entry_timeout, *delay, *behind;
-	char	*fill_delay;
+	char	*fill_delay, *max_age;
 	char	*limit[KC_NLIM];
 	char	*source;
 	int	nonopts;
@@ -46,6 +46,7 @@ static const struct fuse_opt kc_opts[] = {
 	KC_OPT("source_delay_us=%s", delay),
 	KC_OPT("fill_behind=%s", behind),
 	KC_OPT("fill_delay_us=%s", fill_delay),
+	KC_OPT("max_age=%s", max_age),
 	KC_OPT("frun=%s", limit[KC_FRUN]),
 	KC_OPT("fcull=%s", limit[KC_FCULL]),
 	KC_OPT("fstop=%s", limit[KC_FSTOP]),
@@ -192,6 +193,29 @@ static int kc_check_limits(const struct kc_raw *raw, struct kc_config *cfg)
 	return 0;
 }
 
+/* "90", "90s", "15m", "12h", "30d": seconds, at least one, below 2^40. */
+static int kc_parse_age(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	uint64_t unit = 1;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	switch (*end) {
+	case 's': end++; break;
+	case 'm': unit = 60; end++; break;
+	case 'h': unit = 3600; end++; break;
+	case 'd': unit = 86400; end++; break;
+	}
+	if (errno || *end || !v || v >= (1ull << 40) / unit)
+		return -EINVAL;
+	*out = v * unit;
+	return 0;
+}
+
 /* -o NAME=@s, if given: a plain number of @unit up to @max in *@out. */
 static int kc_check_count(const char *name, const char *s, uint64_t max,
 			  const char *unit, uint64_t *out)
@@ -228,6 +252,11 @@ static int kc_check_numbers(const struct kc_raw *raw, struct kc_config *cfg)
 	if (raw->size_limit && cfg->size_limit < KC_SIZE_LIMIT_MIN) {
 		kc_fail("size_limit=%s: below the smallest cap, 1M",
 			raw->size_limit);
+		return -EINVAL;
+	}
+	if (raw->max_age && kc_parse_age(raw->max_age, &cfg->max_age)) {
+		kc_fail("max_age=%s: not an age (e.g. 3600, 90m, 12h, 30d)",
+			raw->max_age);
 		return -EINVAL;
 	}
 	if (raw->attr_timeout &&
@@ -316,6 +345,7 @@ static void kc_raw_free(struct kc_raw *raw)
 	free(raw->delay);
 	free(raw->behind);
 	free(raw->fill_delay);
+	free(raw->max_age);
 	for (i = 0; i < KC_NLIM; i++)
 		free(raw->limit[i]);
 }
@@ -340,6 +370,8 @@ KC_NAME " options:\n"
 "                           (ls -l asks twice a file otherwise)\n"
 "    -o attr_timeout=SECS   attribute cache timeout (default 1.0)\n"
 "    -o entry_timeout=SECS  name cache timeout (default 1.0)\n"
+"    -o max_age=AGE         cull objects unused for AGE (seconds, or\n"
+"                           with m, h, d: 90m, 12h, 30d)\n"
 "    -o fill_behind=N       fill the cache behind reads, from at most N\n"
 "                           buffers of 1M (default 8; 0: fill inline)\n"
 "    -o fill_delay_us=N     sleep N microseconds before storing each\n"

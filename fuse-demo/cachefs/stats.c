@@ -22,6 +22,7 @@
  *   culls_blocks       of them, for the cache filesystem's free blocks
  *   culls_files        for its free inodes
  *   culls_size_limit   for -o size_limit
+ *   culls_age          for -o max_age
  *   nospace            cache writes that met ENOSPC/EDQUOT (the read or
  *                      write itself went on through the source)
  *   retired            objects deleted with their deleted source file
@@ -81,8 +82,9 @@ static void kc_stats_print(struct kc_fs *fs, FILE *f, bool mounted)
 		kc_get(&s->unclean_maps), kc_get(&s->map_chunks_dropped),
 		kc_get(&s->cache_errors), kc_get(&s->unstable));
 	fprintf(f, "culls_blocks: %llu\nculls_files: %llu\n"
-		"culls_size_limit: %llu\n", kc_get(&s->culls_blocks),
-		kc_get(&s->culls_files), kc_get(&s->culls_size_limit));
+		"culls_size_limit: %llu\nculls_age: %llu\n",
+		kc_get(&s->culls_blocks), kc_get(&s->culls_files),
+		kc_get(&s->culls_size_limit), kc_get(&s->culls_age));
 	fprintf(f, "filled_behind: %llu\nbehind_dropped: %llu\n"
 		"fill_behind_buffers: %u\n", kc_get(&s->filled_behind),
 		kc_get(&s->behind_dropped), kc_behind_buffers(fs));

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# -o max_age=AGE: objects not used for AGE are culled, whatever the space
+# (culls_age), oldest first; a file opened again within AGE is kept, and
+# so is a file held open all along.  Files culled read right from the
+# source, and are cached again.
+# shellcheck source=tests/fuse/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$T/src mnt=$T/mnt cache=$T/cache
+AGE=3
+[ "$VG" = 1 ] && AGE=6
+for f in old1 old2 old3 used held; do
+	mkfile "$src/$f" 300000
+done
+settle
+cfs_mount "$src" "$mnt" "$cache" "max_age=$AGE"
+for f in old1 old2 old3 used held; do
+	tm cmp "$src/$f" "$mnt/$f" || fail "first read of $f"
+done
+exec 3<"$mnt/held"
+
+# bytes_from_source_of FILE: what a fresh open of FILE takes from the
+# source (its page cache dropped first; bytes of a granule fetched for an
+# earlier read count as from the cache).
+bytes_from_source_of() {
+	local b0
+	drop_pages "$mnt/$1"
+	stats_fresh "$cache"
+	b0=$(stat_get "$cache" bytes_from_source)
+	tm cmp "$src/$1" "$mnt/$1" || fail "$1 differs from the source"
+	stats_fresh "$cache"
+	echo $(($(stat_get "$cache" bytes_from_source) - b0))
+}
+
+# "used" is opened again every second, past AGE; the others are not.
+for ((i = 0; i < AGE + 3; i++)); do
+	sleep 1
+	drop_pages "$mnt/used"
+	tm cat "$mnt/used" >/dev/null
+done
+wait_stat "$cache" culls_age 3
+ok "unused objects culled after max_age: culls_age $(stat_get "$cache" culls_age)"
+
+[ "$(bytes_from_source_of used)" = 0 ] ||
+	fail "a file opened within max_age was culled"
+ok "a file opened again within max_age is kept"
+[ "$(bytes_from_source_of held)" = 0 ] ||
+	fail "a file held open past max_age was culled"
+ok "a file held open is kept"
+exec 3<&-
+[ "$(bytes_from_source_of old1)" -gt 0 ] ||
+	fail "old1: culled, yet read from the cache alone"
+[ "$(bytes_from_source_of old1)" = 0 ] ||
+	fail "old1: read again after its cull, yet not cached again"
+ok "a culled file reads from the source and is cached again"
+cfs_umount "$mnt"
