@@ -525,15 +525,11 @@ void kc_cache_forget(struct kc_fs *fs, struct kc_inode *in)
 }
 
 /*
- * The culler wants @in's object gone: only if no open file uses it and
- * nobody holds its I/O lock.  True if the object was retired (the caller
- * owns the index entry then).
- */
-/*
- * When the object of @in (held: its cookie acquired) was last used: now
- * while a file has it open.  A new object has no file in the cache
- * directory to ask until its cookie is relinquished (it is made as a
- * tmpfile and linked then, as cachefiles does).
+ * When the object of @in (held: its cookie acquired) was last used, or 0
+ * while a file has it open: a cull then finds it in use and moves it to
+ * the recent end.  A new object has no file in the cache directory to ask
+ * until its cookie is relinquished (it is made as a tmpfile and linked
+ * then, as cachefiles does).
  */
 time_t kc_cache_last_used(struct kc_inode *in)
 {
@@ -543,11 +539,16 @@ time_t kc_cache_last_used(struct kc_inode *in)
 	if (!ic)
 		return 0;
 	pthread_mutex_lock(&ic->lock);
-	t = ic->n_use ? time(NULL) : ic->last_used;
+	t = ic->n_use ? 0 : ic->last_used;
 	pthread_mutex_unlock(&ic->lock);
 	return t;
 }
 
+/*
+ * The culler wants @in's object gone: only if no open file uses it and
+ * nobody holds its I/O lock.  True if the object was retired (the caller
+ * owns the index entry then).
+ */
 bool kc_cache_cull(struct kc_fs *fs, struct kc_inode *in)
 {
 	struct kc_icache *ic = atomic_load(&in->ic);

@@ -117,7 +117,7 @@ static void kc_cap_statfs(struct kc_fs *fs, struct kmc_statfs *k)
 	k->f_files = k->f_ffree = 1ull << 40;
 }
 
-/* Which limit a cull is for: counted in culls_blocks, _files, _size_limit. */
+/* The limit a cull is for: culls_blocks, _files, _size_limit or _age. */
 enum kc_cull_why {
 	KC_CULL_BLOCKS,		/* the cache filesystem's free blocks */
 	KC_CULL_FILES,		/* its free inodes */
@@ -314,8 +314,9 @@ static void kc_count_cull(struct kc_fs *fs, enum kc_cull_why why)
 
 /*
  * Was @o (KC_OBJ_CULLING; @in its holder, pinned, or NULL) last used
- * before @older_than?  Held: the inode knows.  Not held: its file's atime;
- * a file that is gone counts as old (culling then drops the entry).
+ * before @older_than?  Held: the inode knows (in use counts as old: the
+ * cull keeps it, at the recent end).  Not held: its file's atime; a file
+ * that is gone counts as old (culling then drops the entry).
  */
 static bool kc_obj_older(struct kc_fs *fs, struct kc_obj *o,
 			 struct kc_inode *in, time_t older_than)

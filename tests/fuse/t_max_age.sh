@@ -16,10 +16,12 @@ for f in old1 old2 old3 used held; do
 done
 settle
 cfs_mount "$src" "$mnt" "$cache" "max_age=$AGE"
-for f in old1 old2 old3 used held; do
+# "held" is opened first and stays open: the oldest object, in use, which
+# culling must pass by (it once stopped there) and keep.
+exec 3<"$mnt/held"
+for f in held old1 old2 old3 used; do
 	tm cmp "$src/$f" "$mnt/$f" || fail "first read of $f"
 done
-exec 3<"$mnt/held"
 
 # bytes_from_source_of FILE: what a fresh open of FILE takes from the
 # source (its page cache dropped first; bytes of a granule fetched for an
