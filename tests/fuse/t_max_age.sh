@@ -43,7 +43,10 @@ for ((i = 0; i < AGE + 3; i++)); do
 	tm cat "$mnt/used" >/dev/null
 done
 wait_stat "$cache" culls_age 3
-ok "unused objects culled after max_age: culls_age $(stat_get "$cache" culls_age)"
+stats_fresh "$cache"
+[ "$(stat_get "$cache" culls_age)" = 3 ] && [ "$(stat_get "$cache" culls)" = 3 ] ||
+	fail "culled for age: $(grep '^culls' "$cache/kmirror-stats" | tr '\n' ' '), not old1-3"
+ok "the three unused objects culled after max_age, nothing else"
 
 [ "$(bytes_from_source_of used)" = 0 ] ||
 	fail "a file opened within max_age was culled"
