@@ -224,15 +224,30 @@ static inline enum kmc_ptc_verdict
 kmc_ptc_zero_run(const struct kmc_ptc_count *first, size_t stride,
 		 unsigned long n, unsigned long *done)
 {
-	const char *at = (const char *)first, *end = at + n * stride;
+	const char *at = (const char *)first;
 	enum kmc_ptc_verdict v;
+	unsigned long i = 0;
 
-	for (; at != end; at += stride) {
-		if (likely(!kmc_ptc_both((const struct kmc_ptc_count *)at)))
+	/*
+	 * Four pages a step while four are left (a block of order 2 or
+	 * more): one test of their counters OR'ed together.  At the first
+	 * non-zero one the loop below looks at those four page by page, so
+	 * the verdict and *@done are the same.
+	 */
+	for (; n - i >= 4; i += 4, at += 4 * stride) {
+		if (unlikely(kmc_ptc_both((const void *)at) |
+			     kmc_ptc_both((const void *)(at + stride)) |
+			     kmc_ptc_both((const void *)(at + 2 * stride)) |
+			     kmc_ptc_both((const void *)(at + 3 * stride))))
+			break;
+	}
+	/* Counted by index: a run of 1 (a single page) is one test. */
+	for (; i < n; i++, at += stride) {
+		if (likely(!kmc_ptc_both((const void *)at)))
 			continue;
-		v = kmc_ptc_zero_one((const struct kmc_ptc_count *)at);
+		v = kmc_ptc_zero_one((const void *)at);
 		if (v) {
-			*done = (at - (const char *)first) / stride;
+			*done = i;
 			return v;
 		}
 	}
