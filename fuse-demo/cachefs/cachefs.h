@@ -420,6 +420,7 @@ void kc_notify_forget(struct kc_fs *fs, struct kc_inode *dir,
 int kc_scratch_init(void);
 void kc_scratch_fini(void);
 char *kc_scratch(unsigned int which, size_t len);
+void kc_sleep_us(unsigned long us);
 ssize_t kc_source_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 			off_t off);
 ssize_t kc_cache_read(struct kc_fs *fs, struct kc_inode *in, int fd,

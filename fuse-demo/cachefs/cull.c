@@ -51,7 +51,6 @@ struct kc_culler {
 	pthread_mutex_t		hk_lock;
 	pthread_cond_t		hk_wake;
 	atomic_bool		hk_stop;	/* also read during a pass */
-	atomic_int		why;		/* enum kc_cull_why of a pass */
 	bool			hk_kick, hk_running;
 };
 
@@ -214,8 +213,8 @@ static enum kc_cull_why kc_fs_cull_why(const struct kmc_cull *c,
 	       KC_CULL_BLOCKS : KC_CULL_FILES;
 }
 
-/* Must culling go on?  Also sets the stop state, and x->why. */
-static bool kc_need_cull(struct kc_fs *fs)
+/* Must culling go on, and for which limit (*@why)?  Sets the stop state. */
+static bool kc_need_cull(struct kc_fs *fs, enum kc_cull_why *why)
 {
 	struct kc_culler *x = fs->index->culler;
 	unsigned int events;
@@ -226,7 +225,7 @@ static bool kc_need_cull(struct kc_fs *fs)
 	if (!kc_statfs(fs, &st)) {
 		stop = kmc_cull_has_space(&x->policy, &st, 0, 0, 0,
 					  KMC_SPACE_CHECK, &events) < 0;
-		atomic_store(&x->why, kc_fs_cull_why(&x->policy, &st));
+		*why = kc_fs_cull_why(&x->policy, &st);
 	}
 	if (fs->cfg.size_limit) {
 		kc_cap_statfs(fs, &st);
@@ -241,7 +240,7 @@ static bool kc_need_cull(struct kc_fs *fs)
 	}
 	atomic_store(&x->stopped, stop);
 	if (!x->policy.culling && x->cap_policy.culling)
-		atomic_store(&x->why, KC_CULL_SIZE_LIMIT);
+		*why = KC_CULL_SIZE_LIMIT;
 	return x->policy.culling || x->cap_policy.culling;
 }
 
@@ -386,13 +385,14 @@ static void kc_cull_pass(struct kc_fs *fs)
 {
 	struct kc_culler *x = fs->index->culler;
 	uint64_t next = kc_now_ns() + 1000000000ull;
+	enum kc_cull_why why = KC_CULL_BLOCKS;
 	size_t tries, n = 0;
 
 	pthread_mutex_lock(&fs->index->lock);
 	tries = fs->index->n;
 	pthread_mutex_unlock(&fs->index->lock);
-	while (tries-- && !atomic_load(&x->hk_stop) && kc_need_cull(fs) &&
-	       kc_cull_one(fs, atomic_load(&x->why), 0)) {
+	while (tries-- && !atomic_load(&x->hk_stop) &&
+	       kc_need_cull(fs, &why) && kc_cull_one(fs, why, 0)) {
 		if (++n % 256 || kc_now_ns() < next)
 			continue;
 		kc_stats_write_if_changed(fs);
@@ -466,9 +466,10 @@ static void *kc_housekeeper(void *arg)
 int kc_housekeeper_start(struct kc_fs *fs)
 {
 	struct kc_culler *x = fs->index->culler;
+	enum kc_cull_why why;
 	int ret;
 
-	kc_need_cull(fs);
+	kc_need_cull(fs, &why);
 	/*
 	 * A first pass at once: a full cache is culled from the mount on.
 	 * Under the lock: the index scan may be kicking already.

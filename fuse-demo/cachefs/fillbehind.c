@@ -20,19 +20,8 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "cachefs.h"
-
-/* -o fill_delay_us: a slow cache, so that tests can race a queued piece. */
-static void kc_behind_delay(struct kc_fs *fs)
-{
-	unsigned long d = fs->cfg.fill_delay_us;
-	struct timespec ts = { d / 1000000, (d % 1000000) * 1000 };
-
-	while (d && nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
 
 static void *kc_behind_main(void *arg)
 {
@@ -51,7 +40,8 @@ static void *kc_behind_main(void *arg)
 		if (!b->head)
 			b->tail = NULL;
 		pthread_mutex_unlock(&b->lock);
-		kc_behind_delay(fs);
+		/* -o fill_delay_us: tests race a queued piece */
+		kc_sleep_us(fs->cfg.fill_delay_us);
 		kc_fill_job(fs, job);
 		kc_inode_unpin(job->in);
 		kc_behind_put(fs, job);

@@ -81,6 +81,15 @@ char *kc_scratch(unsigned int which, size_t len)
 	return s->buf[which];
 }
 
+/* Sleep @us microseconds (0: not at all), signals or not. */
+void kc_sleep_us(unsigned long us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+
+	while (us && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 /*
  * Read from the source: all of @len unless the file ends first.  With
  * -o source_delay_us=N, sleep N microseconds first (a slow source).
@@ -88,13 +97,10 @@ char *kc_scratch(unsigned int which, size_t len)
 ssize_t kc_source_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 			off_t off)
 {
-	unsigned long d = fs->cfg.source_delay_us;
-	struct timespec ts = { d / 1000000, (d % 1000000) * 1000 };
 	size_t done = 0;
 	ssize_t n;
 
-	while (d && nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	kc_sleep_us(fs->cfg.source_delay_us);
 	while (done < len) {
 		n = pread(fd, (char *)buf + done, len - done, off + done);
 		if (n < 0 && errno == EINTR)
