@@ -342,6 +342,20 @@ drop_pages() {
 	done
 }
 
+# read_counting CACHE SRCFILE MNTFILE: a fresh open of MNTFILE (its page
+# cache dropped) must read as SRCFILE; FROM_SOURCE gets the bytes the
+# daemon answered from the source meanwhile (bytes of a granule fetched
+# for an earlier request of the same read count as from the cache).
+read_counting() {
+	local b0
+	drop_pages "$3"
+	stats_fresh "$1"
+	b0=$(stat_get "$1" bytes_from_source)
+	tm cmp "$2" "$3" || fail "$3 differs from the source"
+	stats_fresh "$1"
+	FROM_SOURCE=$(($(stat_get "$1" bytes_from_source) - b0))
+}
+
 # drop_pages for every regular file under DIR.
 drop_tree() {
 	local f

@@ -105,14 +105,8 @@ ok "culls_by_limit: all $culls culls counted in culls_$why"
 # reads all of it from the cache, nothing from the source; with partial,
 # its object must be there but some granules may come from the source.
 from_cache() {
-	local b0 b1 size
-	drop_pages "$mnt/$1"
-	stats_fresh "$cache"
-	b0=$(stat_get "$cache" bytes_from_source)
-	tm cmp "$src/$1" "$mnt/$1" || fail "$1 differs from the source"
-	stats_fresh "$cache"
-	b1=$(stat_get "$cache" bytes_from_source)
-	FROM_SOURCE=$((b1 - b0))
+	local size
+	read_counting "$cache" "$src/$1" "$mnt/$1"
 	size=$(stat -c %s "$src/$1")
 	if [ "${3:-}" = partial ]; then
 		[ "$FROM_SOURCE" -lt "$size" ] ||

@@ -23,17 +23,9 @@ for f in held old1 old2 old3 used; do
 	tm cmp "$src/$f" "$mnt/$f" || fail "first read of $f"
 done
 
-# bytes_from_source_of FILE: what a fresh open of FILE takes from the
-# source (its page cache dropped first; bytes of a granule fetched for an
-# earlier read count as from the cache).
-bytes_from_source_of() {
-	local b0
-	drop_pages "$mnt/$1"
-	stats_fresh "$cache"
-	b0=$(stat_get "$cache" bytes_from_source)
-	tm cmp "$src/$1" "$mnt/$1" || fail "$1 differs from the source"
-	stats_fresh "$cache"
-	echo $(($(stat_get "$cache" bytes_from_source) - b0))
+# read_of FILE: read_counting (lib.sh) of FILE through the mount.
+read_of() {
+	read_counting "$cache" "$src/$1" "$mnt/$1"
 }
 
 # "used" is opened again every second, past AGE; the others are not.
@@ -48,16 +40,20 @@ stats_fresh "$cache"
 	fail "culled for age: $(grep '^culls' "$cache/kmirror-stats" | tr '\n' ' '), not old1-3"
 ok "the three unused objects culled after max_age, nothing else"
 
-[ "$(bytes_from_source_of used)" = 0 ] ||
+read_of used
+[ "$FROM_SOURCE" = 0 ] ||
 	fail "a file opened within max_age was culled"
 ok "a file opened again within max_age is kept"
-[ "$(bytes_from_source_of held)" = 0 ] ||
+read_of held
+[ "$FROM_SOURCE" = 0 ] ||
 	fail "a file held open past max_age was culled"
 ok "a file held open is kept"
 exec 3<&-
-[ "$(bytes_from_source_of old1)" -gt 0 ] ||
+read_of old1
+[ "$FROM_SOURCE" -gt 0 ] ||
 	fail "old1: culled, yet read from the cache alone"
-[ "$(bytes_from_source_of old1)" = 0 ] ||
+read_of old1
+[ "$FROM_SOURCE" = 0 ] ||
 	fail "old1: read again after its cull, yet not cached again"
 ok "a culled file reads from the source and is cached again"
 cfs_umount "$mnt"
