@@ -142,15 +142,16 @@ void kc_icache_free(struct kc_icache *ic)
 	free(ic);
 }
 
-static size_t kc_cookie_key(const struct kc_fs *fs, const struct kc_inode *in,
-			    uint8_t key[16])
+/* The index key of the source file @dev, @ino; its length. */
+size_t kc_cookie_key(const struct kc_fs *fs, dev_t dev, ino_t ino,
+		     uint8_t key[16])
 {
-	if (in->dev == fs->source_dev) {
-		kc_put_le(key, in->ino, 8);
+	if (dev == fs->source_dev) {
+		kc_put_le(key, ino, 8);
 		return 8;
 	}
-	kc_put_le(key, in->dev, 8);
-	kc_put_le(key + 8, in->ino, 8);
+	kc_put_le(key, dev, 8);
+	kc_put_le(key + 8, ino, 8);
 	return 16;
 }
 
@@ -169,7 +170,7 @@ static int kc_acquire(struct kc_fs *fs, struct kc_inode *in,
 		      struct kc_icache *ic, const struct kc_attr *a)
 {
 	uint8_t key[16], aux[KC_AUX_LEN];
-	size_t klen = kc_cookie_key(fs, in, key);
+	size_t klen = kc_cookie_key(fs, in->dev, in->ino, key);
 	struct fscache_cookie *c;
 	struct kc_obj *obj;
 	bool old;

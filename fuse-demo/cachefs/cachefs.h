@@ -24,6 +24,8 @@
  *   index_file.c  the index across mounts (DIR/kmirror-index)
  *   cull.c        culling, the housekeeper thread
  *   stats.c       counters and the DIR/kmirror-stats file
+ *   pins.c        pinned objects, never culled (DIR/kmirror-pins)
+ *   control.c     DIR/kmirror.sock: pin, evict, per-file counters
  *   objfd.c       the backing file of an fscache operation
  *
  * Lock order (outer first): kc_icache.io (rwlock) -> kc_icache.lock ->
@@ -37,6 +39,7 @@
 #define FUSE_USE_VERSION 312
 #include <fuse_lowlevel.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -162,6 +165,12 @@ struct kc_fill {
 struct kc_obj;
 
 /* Caching state of a regular file, made at its first open. */
+/* One file's read counters since its inode was looked up (cache top). */
+struct kc_file_stats {
+	atomic_ullong		hits, misses;
+	atomic_ullong		bytes_from_cache, bytes_from_source;
+};
+
 struct kc_icache {
 	pthread_rwlock_t	io;	/* shared: cached reads; exclusive:
 					 * changes, invalidation, cookie life */
@@ -181,6 +190,7 @@ struct kc_icache {
 	unsigned int		n_fills;
 	unsigned int		n_jobs;		/* in the fill-behind queue */
 	uint64_t		gen;	/* bumped by every change (io excl) */
+	struct kc_file_stats	fst;
 };
 
 struct kc_inode {
@@ -244,7 +254,7 @@ struct kc_stats {
 	atomic_ullong	bytes_written_through;
 	atomic_ullong	invalidations, culls, nospace;
 	atomic_ullong	culls_blocks, culls_files, culls_size_limit;
-	atomic_ullong	culls_age;
+	atomic_ullong	culls_age, evictions;
 	atomic_ullong	unclean_maps, cache_errors, retired;
 	atomic_ullong	unstable;
 	atomic_ullong	filled_behind, behind_dropped;
@@ -291,6 +301,7 @@ struct kc_fs {
 	struct kc_stats		stats;
 	struct fuse_session	*se;
 	struct kc_notifier	*notifier;
+	struct kc_control	*control;	/* control.c */
 	uint64_t		attr_timeout_ns;
 	size_t			inode_budget;	/* inodes (descriptors) kept */
 	size_t			object_budget;	/* unused objects left open */
@@ -369,8 +380,15 @@ bool kc_fd_wait(struct kc_fd_waiter *w);
 void kc_fd_wait_end(struct kc_fd_waiter *w);
 bool kc_itable_full(struct kc_fs *fs);
 void kc_itable_evict(struct kc_fs *fs);
+void kc_itable_report(struct kc_fs *fs, FILE *f);
+
+/* control.c: DIR/kmirror.sock, for kmirror cache pin/evict/top */
+int kc_control_start(struct kc_fs *fs);
+void kc_control_stop(struct kc_fs *fs);
 
 /* cache.c */
+size_t kc_cookie_key(const struct kc_fs *fs, dev_t dev, ino_t ino,
+		     uint8_t key[16]);
 struct kc_icache *kc_icache_get(struct kc_fs *fs, struct kc_inode *in);
 void kc_icache_free(struct kc_icache *ic);
 void kc_attr_from_stat(struct kc_attr *a, const struct stat *st);
@@ -477,10 +495,12 @@ int kc_housekeeper_start(struct kc_fs *fs);
 void kc_housekeeper_stop(struct kc_fs *fs);
 bool kc_may_cache(struct kc_fs *fs, uint64_t len);
 void kc_cull_kick(struct kc_fs *fs);
+int kc_cull_evict(struct kc_fs *fs, const uint8_t *key, size_t len);
 
 /* stats.c */
 int kc_stats_write(struct kc_fs *fs, bool mounted);
 void kc_stats_write_if_changed(struct kc_fs *fs);
+void kc_stats_show(struct kc_fs *fs, FILE *f);
 void kc_cache_error(struct kc_fs *fs, const char *what, long err);
 
 /* objfd.c */

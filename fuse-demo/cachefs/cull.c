@@ -16,7 +16,8 @@
  *
  * Culling takes the oldest objects of the index (index.c) first; an object
  * whose file is open (its cookie in use) is never culled: it is moved to
- * the recent end instead.  An object goes through libkmirror: its cookie
+ * the recent end instead.  Pinned objects (pins.c) are passed by where
+ * they are: a cache whose old end is all pins walks them at every pick.  An object goes through libkmirror: its cookie
  * is relinquished with retire (fscache_relinquish_cookie(cookie, true)).
  *
  * The housekeeper wakes every second, after every 8 MiB of new data, when
@@ -286,7 +287,8 @@ static struct kc_obj *kc_cull_pick(struct kc_index *x)
 	struct kc_obj *o;
 
 	for (o = kc_lru_first(x); o; o = kc_lru_next(x, o))
-		if (!(o->flags & (KC_OBJ_CULLING | KC_OBJ_STUCK)))
+		if (!(o->flags & (KC_OBJ_CULLING | KC_OBJ_STUCK |
+				  KC_OBJ_PINNED)))
 			return o;
 	return NULL;
 }
@@ -309,6 +311,21 @@ static void kc_count_cull(struct kc_fs *fs, enum kc_cull_why why)
 		kc_count(fs, culls_age, 1);
 		break;
 	}
+}
+
+/*
+ * The culler is done with @o (index lock held): the entry goes if the
+ * object did (true), else it is no longer KC_OBJ_CULLING.
+ */
+static bool kc_cull_end_locked(struct kc_index *x, struct kc_obj *o,
+			       bool gone)
+{
+	o->flags &= ~KC_OBJ_CULLING;
+	pthread_cond_broadcast(&x->changed);
+	if (!gone && !(o->flags & KC_OBJ_DEAD))
+		return false;
+	kc_obj_del_locked(x, o);
+	return true;
 }
 
 /*
@@ -359,21 +376,53 @@ static bool kc_cull_one(struct kc_fs *fs, enum kc_cull_why why,
 	else
 		gone = in ? kc_cache_cull(fs, in) : kc_cull_unheld(fs, o);
 	pthread_mutex_lock(&x->lock);
-	o->flags &= ~KC_OBJ_CULLING;
-	if (gone || (o->flags & KC_OBJ_DEAD)) {
-		kc_obj_del_locked(x, o);
-	} else if (!young) {
+	if (!kc_cull_end_locked(x, o, gone) && !young) {
 		if (!in)		/* held ones were just busy */
 			o->flags |= KC_OBJ_STUCK;
 		kc_lru_add_tail(x, o);
 	}
-	pthread_cond_broadcast(&x->changed);
 	pthread_mutex_unlock(&x->lock);
 	if (in)
 		kc_inode_unpin(in);
 	if (gone)
 		kc_count_cull(fs, why);
 	return !young;
+}
+
+/*
+ * kmirror cache evict: the object of @key in this mount's volume, now.
+ * 0, -ENOENT (not in the cache), -EPERM (pinned: unpin it first) or
+ * -EBUSY (a file uses it, or the culler has it).  It stays where it is in
+ * the LRU if it stays.
+ */
+int kc_cull_evict(struct kc_fs *fs, const uint8_t *key, size_t len)
+{
+	struct kc_index *x = fs->index;
+	struct kc_inode *in;
+	struct kc_obj *o;
+	bool gone;
+
+	pthread_mutex_lock(&x->lock);
+	o = kc_obj_find_locked(x, 0, key, len);
+	if (!o || (o->flags & (KC_OBJ_CULLING | KC_OBJ_PINNED))) {
+		pthread_mutex_unlock(&x->lock);
+		return !o ? -ENOENT : (o->flags & KC_OBJ_PINNED) ? -EPERM :
+								 -EBUSY;
+	}
+	o->flags |= KC_OBJ_CULLING;
+	in = o->holder;
+	if (in)
+		kc_inode_pin(in);
+	pthread_mutex_unlock(&x->lock);
+	gone = in ? kc_cache_cull(fs, in) : kc_cull_unheld(fs, o);
+	pthread_mutex_lock(&x->lock);
+	kc_cull_end_locked(x, o, gone);
+	pthread_mutex_unlock(&x->lock);
+	if (in)
+		kc_inode_unpin(in);
+	if (gone)
+		kc_count(fs, evictions, 1);
+	return gone ? 0 : -EBUSY;
 }
 
 /*

@@ -158,6 +158,8 @@ struct kc_obj *kc_obj_add_locked(struct kc_index *x, unsigned int vol,
 	if (ext)
 		o->ext = ext;
 	memcpy(ext ? ext : o->key, key, len);
+	if (kc_pinned_locked(x, vol, key, len))
+		o->flags |= KC_OBJ_PINNED;
 	kc_slot_put(x, o);
 	x->n++;
 	atomic_fetch_add(&x->generation, 1);
@@ -285,6 +287,7 @@ static int kc_index_init(struct kc_fs *fs)
 {
 	struct kc_index *x = calloc(1, sizeof(*x));
 	struct kc_obj *head;
+	int ret;
 
 	if (!x)
 		return -ENOMEM;
@@ -297,7 +300,8 @@ static int kc_index_init(struct kc_fs *fs)
 		return -ENOMEM;
 	head->prev = head->next = 0;
 	x->vol[0]->v = fs->volume;
-	return kc_culler_init(fs);
+	ret = kc_culler_init(fs);
+	return ret ? ret : kc_pins_load(fs);
 }
 
 /*
@@ -373,6 +377,7 @@ void kc_index_destroy(struct kc_fs *fs)
 	}
 	free(x->vol);
 	kc_culler_destroy(fs);
+	kc_pins_free(x);
 	pthread_cond_destroy(&x->changed);
 	pthread_mutex_destroy(&x->lock);
 	free(x);

@@ -14,6 +14,7 @@
 #define KC_INDEX_H
 
 #include "cachefs.h"
+#include "pins.h"
 
 #define KC_KICK_BYTES		(8ll << 20)
 #define KC_KEY_INLINE		16	/* longer keys are allocated */
@@ -30,6 +31,7 @@ enum {
 					 * it back to sort it by atime */
 	KC_OBJ_SEEN	= 1 << 4,	/* found (or made) during this scan */
 	KC_OBJ_FREE	= 1 << 5,	/* on the free list */
+	KC_OBJ_PINNED	= 1 << 6,	/* never culled (pins.c) */
 };
 
 struct kc_obj {
@@ -83,6 +85,7 @@ struct kc_index {
 	atomic_bool		complete;	/* no scan pending */
 	struct kc_scanner	*scanner;	/* index_scan.c */
 	struct kc_culler	*culler;	/* cull.c */
+	struct kc_pins		*pins;		/* pins.c */
 };
 
 static inline struct kc_obj *kc_obj_at(const struct kc_index *x, uint32_t id)

@@ -433,6 +433,66 @@ void kc_itable_evict(struct kc_fs *fs)
 	free(e);
 }
 
+/*
+ * @in's path from the mount's root by its last known names (table lock
+ * held), control characters as '?': false if a name is unknown.
+ */
+static bool kc_inode_path_locked(struct kc_fs *fs, struct kc_inode *in,
+				 char *buf, size_t size)
+{
+	size_t end = size - 1, len, i;
+
+	buf[end] = '\0';
+	for (; in != &fs->root; in = in->parent) {
+		if (!in->name || !in->parent)
+			return false;
+		len = strlen(in->name);
+		if (len + 1 > end)
+			return false;
+		end -= len;
+		for (i = 0; i < len; i++)
+			buf[end + i] = (unsigned char)in->name[i] < 0x20 ||
+				       in->name[i] == 0x7f ? '?' : in->name[i];
+		buf[--end] = '/';
+	}
+	memmove(buf, buf + end, size - end);
+	return true;
+}
+
+/*
+ * For `kmirror cache top`: each file the table holds whose reads were
+ * counted, one line to @f: "HITS MISSES BYTES_FROM_CACHE
+ * BYTES_FROM_SOURCE PATH" (PATH from the mount's root).
+ */
+void kc_itable_report(struct kc_fs *fs, FILE *f)
+{
+	struct kc_itable *t = &fs->itable;
+	struct kc_file_stats *st;
+	struct kc_icache *ic;
+	struct kc_inode *in;
+	char path[PATH_MAX];
+	size_t i;
+
+	pthread_mutex_lock(&t->lock);
+	for (i = 0; i < t->nbuckets; i++) {
+		for (in = t->bucket[i]; in; in = in->hnext) {
+			ic = atomic_load(&in->ic);
+			if (!ic || !kc_inode_path_locked(fs, in, path,
+							 sizeof(path)))
+				continue;
+			st = &ic->fst;
+			if (!atomic_load(&st->hits) && !atomic_load(&st->misses))
+				continue;
+			fprintf(f, "%llu %llu %llu %llu %s\n",
+				atomic_load(&st->hits),
+				atomic_load(&st->misses),
+				atomic_load(&st->bytes_from_cache),
+				atomic_load(&st->bytes_from_source), path);
+		}
+	}
+	pthread_mutex_unlock(&t->lock);
+}
+
 /* At unmount: end every inode the kernel did not forget. */
 void kc_itable_destroy(struct kc_fs *fs)
 {

@@ -359,9 +359,10 @@ static int kc_mount(struct kc_fs *fs, struct fuse_args *args)
 	}
 	/* The fill-behind queue first: the housekeeper's statistics ask it. */
 	if (kc_behind_start(fs) || kc_housekeeper_start(fs) ||
-	    kc_notifier_start(fs)) {
+	    kc_notifier_start(fs) || kc_control_start(fs)) {
 		fuse_session_unmount(fs->se);
 		fuse_remove_signal_handlers(fs->se);
+		kc_control_stop(fs);
 		kc_housekeeper_stop(fs);
 		kc_notifier_stop(fs);
 		kc_behind_stop(fs);
@@ -397,6 +398,7 @@ static void kc_teardown(struct kc_fs *fs, bool mounted)
 	if (mounted) {
 		fuse_session_unmount(fs->se);
 		fuse_remove_signal_handlers(fs->se);
+		kc_control_stop(fs);
 		kc_housekeeper_stop(fs);
 		kc_notifier_stop(fs);
 		kc_behind_stop(fs);	/* stores what is queued */

@@ -571,15 +571,26 @@ static int kc_read_step(struct kc_rd *r)
 	return ret;
 }
 
-static void kc_read_stats(struct kc_fs *fs, uint64_t cached, uint64_t src,
-			  bool miss)
+/* A read's counters, the mount's and its file's (@ic, if cached). */
+static void kc_read_stats(struct kc_fs *fs, struct kc_icache *ic,
+			  uint64_t cached, uint64_t src, bool miss)
 {
-	if (miss || src)
+	bool is_miss = miss || src;
+
+	if (is_miss)
 		kc_count(fs, misses, 1);
 	else
 		kc_count(fs, hits, 1);
 	kc_count(fs, bytes_from_cache, cached);
 	kc_count(fs, bytes_from_source, src);
+	if (!ic)
+		return;
+	atomic_fetch_add_explicit(is_miss ? &ic->fst.misses : &ic->fst.hits,
+				  1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&ic->fst.bytes_from_cache, cached,
+				  memory_order_relaxed);
+	atomic_fetch_add_explicit(&ic->fst.bytes_from_source, src,
+				  memory_order_relaxed);
 }
 
 /* The request in the cached range [off, end): 0 or a negative errno. */
@@ -630,12 +641,12 @@ ssize_t kc_cache_read(struct kc_fs *fs, struct kc_inode *in, int fd,
 			r.pos += n;
 		}
 	}
-	kc_read_stats(fs, r.from_cache, r.from_source, false);
+	kc_read_stats(fs, ic, r.from_cache, r.from_source, false);
 	return r.pos - off;
 
 direct:
 	n = kc_source_pread(fs, fd, buf, size, off);
 	if (n >= 0)
-		kc_read_stats(fs, 0, n, true);
+		kc_read_stats(fs, ic, 0, n, true);
 	return n;
 }

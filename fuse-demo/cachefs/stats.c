@@ -23,6 +23,8 @@
  *   culls_files        for its free inodes
  *   culls_size_limit   for -o size_limit
  *   culls_age          for -o max_age
+ *   evictions          objects dropped by `kmirror cache evict`
+ *   pinned             pins in this mount's volume (kmirror cache pin)
  *   nospace            cache writes that met ENOSPC/EDQUOT (the read or
  *                      write itself went on through the source)
  *   retired            objects deleted with their deleted source file
@@ -50,6 +52,7 @@
 #include <unistd.h>
 
 #include "cachefs.h"
+#include "pins.h"
 
 #define KC_STATS_TMP	KC_STATS_FILE ".tmp"	/* the spare */
 #define KC_STATS_NEW	KC_STATS_FILE ".new"
@@ -82,9 +85,11 @@ static void kc_stats_print(struct kc_fs *fs, FILE *f, bool mounted)
 		kc_get(&s->unclean_maps), kc_get(&s->map_chunks_dropped),
 		kc_get(&s->cache_errors), kc_get(&s->unstable));
 	fprintf(f, "culls_blocks: %llu\nculls_files: %llu\n"
-		"culls_size_limit: %llu\nculls_age: %llu\n",
+		"culls_size_limit: %llu\nculls_age: %llu\nevictions: %llu\n"
+		"pinned: %zu\n",
 		kc_get(&s->culls_blocks), kc_get(&s->culls_files),
-		kc_get(&s->culls_size_limit), kc_get(&s->culls_age));
+		kc_get(&s->culls_size_limit), kc_get(&s->culls_age),
+		kc_get(&s->evictions), kc_pins_count(fs));
 	fprintf(f, "filled_behind: %llu\nbehind_dropped: %llu\n"
 		"fill_behind_buffers: %u\n", kc_get(&s->filled_behind),
 		kc_get(&s->behind_dropped), kc_behind_buffers(fs));
@@ -134,6 +139,13 @@ static char *kc_stats_text(struct kc_fs *fs, bool mounted, size_t *len)
 		return NULL;
 	}
 	return text;
+}
+
+/* The statistics as they are now, for the control socket (control.c). */
+void kc_stats_show(struct kc_fs *fs, FILE *f)
+{
+	kc_stats_print(fs, f, true);
+	kc_stats_fscache(fs, f);
 }
 
 /* Write @text to our file @name under DIR: 0 or -errno. */

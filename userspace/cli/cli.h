@@ -104,6 +104,13 @@ int km_cmd_volume(int argc, char **argv);
 int km_cmd_cookie(int argc, char **argv);
 int km_cmd_cache(int argc, char **argv);
 int km_cache_put(int argc, char **argv);
+/* cmd_cache_pin.c, cmd_cache_warm.c, cmd_cache_top.c: a mounted cache */
+int km_cache_pin(int argc, char **argv);
+int km_cache_unpin(int argc, char **argv);
+int km_cache_pins(int argc, char **argv);
+int km_cache_evict(int argc, char **argv);
+int km_cache_warm(int argc, char **argv);
+int km_cache_top(int argc, char **argv);
 int km_cmd_ptc(int argc, char **argv);
 int km_cmd_ceph(int argc, char **argv);
 

@@ -230,6 +230,13 @@ static const struct km_command km_cache_cmds[] = {
 	{ "ls", "list the objects of a cache", km_cache_ls },
 	{ "stats", "statistics of a kmirror-cachefs mount", km_cache_stats },
 	{ "put", "pre-seed a cache with one object", km_cache_put },
+	{ "pin", "keep files of a mount in its cache", km_cache_pin },
+	{ "unpin", "stop keeping them", km_cache_unpin },
+	{ "pins", "list the pinned files of a mount", km_cache_pins },
+	{ "evict", "drop files of a mount from its cache now",
+	  km_cache_evict },
+	{ "warm", "read trees of a mount into its cache", km_cache_warm },
+	{ "top", "a live view of a mount's reads", km_cache_top },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The control socket DIR/kmirror.sock, through which `kmirror cache pin,
+ * unpin, evict, pins, warm and top` reach the mounted daemon.
+ *
+ * Who may: the socket is made mode 0600 in the cache directory (the
+ * daemon's own, dirs.c), and every peer's credentials are checked
+ * (SO_PEERCRED): root and the daemon's own user are served, anyone else
+ * gets EACCES.  The commands change what the cache keeps, never what a
+ * user of the mount may read: paths are resolved beneath the source's
+ * root (openat2 RESOLVE_BENEATH: no "..", no symlink out of it).
+ *
+ * One request a connection, "VERB\0ARGUMENT\0" (the argument may be
+ * empty), then the peer shuts down its side.  The reply is text, then
+ * the daemon closes: "ok WHAT\n" and any data lines, or
+ * "error ERRNO WHY\n".  One thread serves them one after the other; a
+ * peer that does not send its request within KC_CTL_TIMEOUT_S, or will
+ * not read the reply, is dropped, so no client can stall the daemon.
+ *
+ *   where           ok MOUNTPOINT
+ *   pin PATH        pin the file's object (pins.c), cached or not yet
+ *   unpin PATH      drop the pin
+ *   evict PATH      drop the file's object from the cache now (cull.c)
+ *   pins            one line per pin: "cached BYTES PATH" or "absent -
+ *                   PATH"
+ *   files           one line per file read since its inode was looked
+ *                   up: "HITS MISSES FROM_CACHE FROM_SOURCE PATH"
+ *   stats           the statistics file's lines, as they are now
+ *
+ * PATH is relative to the mount's root ("a/b.dat", no leading '/').
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "cachefs.h"
+#include "pins.h"
+
+#define KC_CTL_SOCKET		"kmirror.sock"
+#define KC_CTL_REQ_MAX		(PATH_MAX + 64)
+#define KC_CTL_TIMEOUT_S	2
+
+struct kc_control {
+	int		listen_fd;
+	int		stop_pipe[2];
+	pthread_t	thread;
+};
+
+/* "ok WHAT", or "error ERR WHY" (@why NULL: strerror(@err)). */
+static void kc_ctl_reply(FILE *out, int err, const char *what,
+			 const char *why)
+{
+	if (err)
+		fprintf(out, "error %d %s\n", err, why ? why : strerror(err));
+	else
+		fprintf(out, "ok %s\n", what);
+}
+
+/* The source file @path names, beneath the source's root: its key. */
+static int kc_ctl_key(struct kc_fs *fs, const char *path, uint8_t key[16],
+		      size_t *len)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+	};
+	struct stat st;
+	int fd, err = 0;
+
+	if (!*path || strchr(path, '\n'))
+		return EINVAL;
+	fd = syscall(SYS_openat2, fs->root.fd, path, &how, sizeof(how));
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st))
+		err = errno;
+	else if (!S_ISREG(st.st_mode))
+		err = EISDIR;
+	else
+		*len = kc_cookie_key(fs, st.st_dev, st.st_ino, key);
+	close(fd);
+	return err;
+}
+
+/* pin, unpin, evict: the verbs about one file. */
+static void kc_ctl_file(struct kc_fs *fs, const char *verb, const char *path,
+			FILE *out)
+{
+	uint8_t key[16];
+	size_t len = 0;
+	int err = kc_ctl_key(fs, path, key, &len);
+
+	if (err) {
+		kc_ctl_reply(out, err, path, NULL);
+		return;
+	}
+	if (!strcmp(verb, "evict")) {
+		err = -kc_cull_evict(fs, key, len);
+		kc_ctl_reply(out, err, path,
+			     err == ENOENT ? "not in the cache" :
+			     err == EPERM ? "pinned (unpin it first)" :
+			     err == EBUSY ? "in use (open, or being culled)" :
+			     NULL);
+		return;
+	}
+	err = -kc_pin_change(fs, key, len, path, !strcmp(verb, "pin"));
+	kc_ctl_reply(out, err, path, err == EEXIST ? "already pinned" :
+				     err == ENOENT ? "not pinned" : NULL);
+}
+
+static void kc_ctl_serve(struct kc_fs *fs, const char *verb, const char *arg,
+			 FILE *out)
+{
+	if (!strcmp(verb, "where")) {
+		kc_ctl_reply(out, 0, fs->cfg.mountpoint, NULL);
+	} else if (!strcmp(verb, "pin") || !strcmp(verb, "unpin") ||
+		   !strcmp(verb, "evict")) {
+		kc_ctl_file(fs, verb, arg, out);
+	} else if (!strcmp(verb, "pins")) {
+		kc_ctl_reply(out, 0, "pins", NULL);
+		kc_pins_list(fs, out);
+	} else if (!strcmp(verb, "stats")) {
+		kc_ctl_reply(out, 0, "stats", NULL);
+		kc_stats_show(fs, out);
+	} else if (!strcmp(verb, "files")) {
+		kc_ctl_reply(out, 0, "files", NULL);
+		kc_itable_report(fs, out);
+	} else {
+		kc_ctl_reply(out, EINVAL, NULL, "unknown request");
+	}
+}
+
+/* Root and the daemon's own user only. */
+static bool kc_ctl_peer_ok(int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	return !getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) &&
+	       (cr.uid == 0 || cr.uid == geteuid());
+}
+
+/* Read "VERB\0ARG\0" from @fd; false if it does not come whole. */
+static bool kc_ctl_read(int fd, char *buf, size_t size, const char **arg)
+{
+	size_t have = 0;
+	ssize_t n;
+	char *nul;
+
+	while (have < size) {
+		n = read(fd, buf + have, size - have);
+		if (n <= 0)
+			break;
+		have += n;
+	}
+	nul = memchr(buf, 0, have);
+	if (!nul || !memchr(nul + 1, 0, buf + have - (nul + 1)))
+		return false;
+	*arg = nul + 1;
+	return true;
+}
+
+static void kc_ctl_conn(struct kc_fs *fs, int fd)
+{
+	struct timeval tv = { KC_CTL_TIMEOUT_S, 0 };
+	char *reply = NULL, req[KC_CTL_REQ_MAX];
+	const char *arg = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	out = open_memstream(&reply, &len);
+	if (!out)
+		return;
+	if (!kc_ctl_peer_ok(fd))
+		kc_ctl_reply(out, EACCES, NULL,
+			     "only root and the daemon's user are served");
+	else if (!kc_ctl_read(fd, req, sizeof(req), &arg))
+		kc_ctl_reply(out, EINVAL, NULL, "malformed request");
+	else
+		kc_ctl_serve(fs, req, arg, out);
+	if (!fclose(out))
+		send(fd, reply, len, MSG_NOSIGNAL);
+	free(reply);
+}
+
+static void *kc_ctl_main(void *arg)
+{
+	struct kc_fs *fs = arg;
+	struct kc_control *c = fs->control;
+	struct pollfd p[2] = {
+		{ .fd = c->listen_fd, .events = POLLIN },
+		{ .fd = c->stop_pipe[0], .events = POLLIN },
+	};
+	int fd;
+
+	while (poll(p, 2, -1) >= 0 || errno == EINTR) {
+		if (p[1].revents)
+			break;
+		if (!(p[0].revents & POLLIN))
+			continue;
+		fd = accept4(c->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		kc_ctl_conn(fs, fd);
+		close(fd);
+	}
+	return NULL;
+}
+
+/* A fresh DIR/kmirror.sock, mode 0600 (we hold the cache lock). */
+static int kc_ctl_listen(struct kc_fs *fs)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, n;
+
+	n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/" KC_CTL_SOCKET,
+		     fs->cfg.cache_dir);
+	if (n < 0 || (size_t)n >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	unlinkat(fs->cache_fd, KC_CTL_SOCKET, 0);
+	/*
+	 * The daemon runs with umask 0: the mode the socket's file gets
+	 * at bind() is that of the socket's inode, set here (Linux).
+	 */
+	if (fchmod(fd, 0600) || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(fd, 8)) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	return fd;
+}
+
+/*
+ * Start serving the socket.  A cache directory whose path is too long for
+ * a socket address only loses the commands (a warning), not the mount.
+ */
+int kc_control_start(struct kc_fs *fs)
+{
+	struct kc_control *c = calloc(1, sizeof(*c));
+	int fd;
+
+	if (!c)
+		return -ENOMEM;
+	fd = kc_ctl_listen(fs);
+	if (fd < 0) {
+		fprintf(stderr, KC_NAME ": warning: no control socket in "
+			"%s: %s; kmirror cache pin/evict/top will not "
+			"reach this mount\n", fs->cfg.cache_dir, strerror(-fd));
+		free(c);
+		return 0;
+	}
+	c->listen_fd = fd;
+	c->stop_pipe[0] = c->stop_pipe[1] = -1;
+	fs->control = c;	/* before the thread, which reads it */
+	if (pipe2(c->stop_pipe, O_CLOEXEC) ||
+	    pthread_create(&c->thread, NULL, kc_ctl_main, fs)) {
+		close(fd);
+		if (c->stop_pipe[0] >= 0) {
+			close(c->stop_pipe[0]);
+			close(c->stop_pipe[1]);
+		}
+		free(c);
+		fs->control = NULL;
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+void kc_control_stop(struct kc_fs *fs)
+{
+	struct kc_control *c = fs->control;
+
+	if (!c)
+		return;
+	(void)!write(c->stop_pipe[1], "x", 1);
+	pthread_join(c->thread, NULL);
+	close(c->listen_fd);
+	close(c->stop_pipe[0]);
+	close(c->stop_pipe[1]);
+	unlinkat(fs->cache_fd, KC_CTL_SOCKET, 0);
+	free(c);
+	fs->control = NULL;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Pinned objects (pins.c), for index.c, cull.c and control.c. */
+#ifndef KC_PINS_H
+#define KC_PINS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define KC_PINS_FILE	"kmirror-pins"
+#define KC_PIN_KEY_MAX	16	/* kc_cookie_key()'s longest */
+
+struct kc_fs;
+struct kc_index;
+struct kc_pins;
+
+int kc_pins_load(struct kc_fs *fs);
+void kc_pins_free(struct kc_index *x);
+/* The set alone, as the fuzz target takes it (tests/fuzz/fuzz_pins.c). */
+struct kc_pins *kc_pins_new(void);
+void kc_pins_destroy(struct kc_pins *s);
+int kc_pins_parse(struct kc_pins *s, const uint8_t *buf, size_t len);
+char *kc_pins_format(const struct kc_pins *s, size_t *len);
+bool kc_pinned_locked(const struct kc_index *x, unsigned int vol,
+		      const uint8_t *key, size_t len);
+int kc_pin_change(struct kc_fs *fs, const uint8_t *key, size_t len,
+		  const char *path, bool pin);
+void kc_pins_list(struct kc_fs *fs, FILE *f);
+size_t kc_pins_count(struct kc_fs *fs);
+
+#endif /* KC_PINS_H */

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The client side of a mounted kmirror-cachefs's control socket
+ * DIR/kmirror.sock (the protocol: fuse-demo/cachefs/control.c), and the
+ * walk that turns the user's paths (files or trees in the mount) into
+ * paths relative to the mount's root.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "cache_ctl.h"
+
+#define KM_CTL_REPLY_MAX	(64 << 20)
+
+static int km_ctl_connect(const char *dir)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, n;
+
+	n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/kmirror.sock", dir);
+	if (n < 0 || (size_t)n >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	return fd;
+}
+
+static int km_ctl_send(int fd, const char *verb, const char *arg)
+{
+	size_t vl = strlen(verb) + 1, al = strlen(arg) + 1;
+	char *req = malloc(vl + al);
+	ssize_t n;
+
+	if (!req)
+		return -ENOMEM;
+	memcpy(req, verb, vl);
+	memcpy(req + vl, arg, al);
+	/* A daemon that refuses us replies and closes without reading. */
+	n = send(fd, req, vl + al, MSG_NOSIGNAL);
+	free(req);
+	if (n == (ssize_t)(vl + al))
+		shutdown(fd, SHUT_WR);
+	return 0;
+}
+
+/* The whole reply, NUL-terminated. */
+static int km_ctl_recv(int fd, char **reply)
+{
+	size_t len = 0, size = 4096;
+	char *buf = malloc(size), *nb;
+	ssize_t n;
+
+	while (buf && (n = read(fd, buf + len, size - len - 1)) > 0) {
+		len += n;
+		if (size - len > 1)
+			continue;
+		nb = size < KM_CTL_REPLY_MAX ? realloc(buf, size * 2) : NULL;
+		if (!nb) {
+			free(buf);
+			return -E2BIG;
+		}
+		buf = nb;
+		size *= 2;
+	}
+	if (!buf)
+		return -ENOMEM;
+	buf[len] = '\0';
+	*reply = buf;
+	return 0;
+}
+
+int km_ctl_request(const char *dir, const char *verb, const char *arg,
+		   char **reply)
+{
+	int fd = km_ctl_connect(dir), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = km_ctl_send(fd, verb, arg);
+	if (!ret)
+		ret = km_ctl_recv(fd, reply);
+	close(fd);
+	return ret;
+}
+
+int km_ctl_refused(const char *dir, int err)
+{
+	if (err == -ENOENT || err == -ECONNREFUSED)
+		return km_fail("no kmirror-cachefs is mounted with the cache '%s' (no control socket %s/kmirror.sock)",
+			       dir, dir);
+	if (err == -EACCES)
+		return km_fail("'%s/kmirror.sock': only root and the daemon's user may use it",
+			       dir);
+	return km_fail("cannot reach the daemon of '%s': %s", dir,
+		       strerror(-err));
+}
+
+int km_ctl_status(const char *reply, const char **rest)
+{
+	const char *nl = strchr(reply, '\n');
+
+	*rest = nl ? nl + 1 : reply + strlen(reply);
+	if (!strncmp(reply, "ok", 2) && (reply[2] == ' ' || reply[2] == '\n'))
+		return 0;
+	if (!strncmp(reply, "error ", 6)) {
+		long err = strtol(reply + 6, NULL, 10);
+
+		return err > 0 && err < 4096 ? -(int)err : -EIO;
+	}
+	return -EPROTO;
+}
+
+/* ---- paths ---------------------------------------------------------- */
+
+int km_ctl_mount(const char *dir, char mnt[PATH_MAX])
+{
+	const char *rest;
+	char *reply = NULL, *nl;
+	int ret = km_ctl_request(dir, "where", "", &reply);
+
+	if (ret)
+		return ret;
+	ret = km_ctl_status(reply, &rest);
+	nl = strchr(reply, '\n');
+	if (!ret && nl) {
+		*nl = '\0';
+		if (!realpath(reply + 3, mnt))
+			ret = -errno;
+	} else if (!ret) {
+		ret = -EPROTO;
+	}
+	free(reply);
+	return ret;
+}
+
+/* @path (in the mount @mnt) relative to the mount's root, or NULL. */
+const char *km_ctl_relative(const char *mnt, const char *path)
+{
+	size_t n = strlen(mnt);
+
+	if (strcmp(mnt, "/") && (strncmp(path, mnt, n) ||
+				 (path[n] != '/' && path[n])))
+		return NULL;
+	path += strcmp(mnt, "/") ? n : 0;
+	while (*path == '/')
+		path++;
+	return path;
+}
+
+/* nftw() has no argument for its callback: the walk in progress. */
+static struct km_ctl_walk *km_walk;
+
+static int km_ctl_visit(const char *path, const struct stat *st, int type,
+			struct FTW *ftw)
+{
+	const char *rel;
+
+	(void)ftw;
+	if (type == FTW_NS || type == FTW_DNR) {
+		km_walk->errors++;
+		km_error("%s: cannot read: %s", path, strerror(errno));
+		return 0;
+	}
+	if (type != FTW_F || !S_ISREG(st->st_mode))
+		return 0;
+	rel = km_ctl_relative(km_walk->mnt, path);
+	if (!rel || !*rel)
+		return 0;
+	return km_walk->file(km_walk, path, rel, st);
+}
+
+/*
+ * Call w->file for every regular file under each of @paths (files or
+ * directories in the mount; symlinks are not followed below the paths
+ * given).  Returns the first nonzero w->file result, else 0.
+ */
+int km_ctl_walk(struct km_ctl_walk *w, char **paths, int n)
+{
+	char real[PATH_MAX];
+	int i, ret = 0;
+
+	km_walk = w;
+	for (i = 0; i < n && !ret; i++) {
+		if (!realpath(paths[i], real)) {
+			w->errors++;
+			km_error("%s: %s", paths[i], strerror(errno));
+			continue;
+		}
+		if (!km_ctl_relative(w->mnt, real)) {
+			w->errors++;
+			km_error("%s: not in the mount %s of this cache",
+				 paths[i], w->mnt);
+			continue;
+		}
+		ret = nftw(real, km_ctl_visit, 16, FTW_PHYS | FTW_MOUNT);
+		if (ret < 0) {
+			w->errors++;
+			km_error("%s: %s", paths[i], strerror(errno));
+			ret = 0;
+		}
+	}
+	km_walk = NULL;
+	return ret;
+}
+
+/* ---- the mount's counters ------------------------------------------- */
+
+/*
+ * The counters @names[] of DIR's mount into @val[] (0 if absent), as they
+ * are now (the "stats" request: the statistics file lags up to 1 s).
+ */
+int km_stats_values(const char *dir, const char *const *names,
+		    unsigned long long *val, int n)
+{
+	const char *rest, *p;
+	char *reply = NULL, want[64];
+	int i, ret;
+
+	ret = km_ctl_request(dir, "stats", "", &reply);
+	if (!ret)
+		ret = km_ctl_status(reply, &rest);
+	for (i = 0; !ret && i < n; i++) {
+		snprintf(want, sizeof(want), "\n%s: ", names[i]);
+		p = strstr(rest - 1, want);
+		val[i] = p ? strtoull(p + strlen(want), NULL, 10) : 0;
+	}
+	free(reply);
+	return ret;
+}

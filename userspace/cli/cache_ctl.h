@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The client of DIR/kmirror.sock (cache_ctl.c), for the cache commands. */
+#ifndef KMIRROR_CACHE_CTL_H
+#define KMIRROR_CACHE_CTL_H
+
+#include <limits.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+/*
+ * One request: VERB, ARG ("" for none).  0 with the daemon's whole reply
+ * in *@reply (malloc()ed, NUL-terminated), or a negative errno of the
+ * connection (-ENOENT/-ECONNREFUSED: not mounted).
+ */
+int km_ctl_request(const char *dir, const char *verb, const char *arg,
+		   char **reply);
+/* Print why DIR's daemon could not be asked; KM_EXIT_FAIL. */
+int km_ctl_refused(const char *dir, int err);
+/* A reply's status: 0 ("ok"), or its negative errno; *@rest: data lines. */
+int km_ctl_status(const char *reply, const char **rest);
+/* The mount point of DIR's daemon, resolved (realpath). */
+int km_ctl_mount(const char *dir, char mnt[PATH_MAX]);
+const char *km_ctl_relative(const char *mnt, const char *path);
+
+/* A walk over the regular files of trees in the mount. */
+struct km_ctl_walk {
+	const char	*dir;		/* the cache */
+	char		mnt[PATH_MAX];	/* its mount, resolved */
+	/* @path: as found; @rel: from the mount's root.  Nonzero stops. */
+	int		(*file)(struct km_ctl_walk *w, const char *path,
+				const char *rel, const struct stat *st);
+	unsigned long	files, done, errors;
+	unsigned long long bytes;
+	void		*priv;
+};
+
+int km_ctl_walk(struct km_ctl_walk *w, char **paths, int n);
+
+/* The counters @names of DIR's mount, now, into @val (0 if absent). */
+int km_stats_values(const char *dir, const char *const *names,
+		    unsigned long long *val, int n);
+
+#endif /* KMIRROR_CACHE_CTL_H */

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kmirror cache pin|unpin|evict DIR PATH..., kmirror cache pins DIR: what a
+ * mounted kmirror-cachefs keeps, asked through DIR/kmirror.sock.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache_ctl.h"
+
+static const char km_cache_pin_usage[] =
+	"usage: kmirror cache pin|unpin|evict DIR PATH...\n"
+	"Ask the kmirror-cachefs mounted with the cache DIR to keep (pin), stop\n"
+	"keeping (unpin) or drop now (evict) the cached data of each PATH: a\n"
+	"file in the mount, or a directory, for every file under it (symbolic\n"
+	"links are not followed below the PATHs given).\n"
+	"A pinned file is never culled, whatever the cache's limits; a pin holds\n"
+	"before the file is cached (pin, then `kmirror cache warm`), when it\n"
+	"changes at the source, and across remounts (DIR/kmirror-pins).  evict\n"
+	"refuses pinned files and files open now.\n"
+	"Root or the daemon's user only.  Prints one line: what was done.\n"
+	"Exit status 1: some PATH was refused (why, on stderr); 2: bad usage.\n";
+
+static const char km_cache_pins_usage[] =
+	"usage: kmirror cache pins DIR\n"
+	"List the files pinned in the kmirror-cachefs mounted with the cache DIR,\n"
+	"one a line: \"cached BYTES PATH\", or \"absent - PATH\" when the file has\n"
+	"no data in the cache now (PATH: as pinned, from the mount's root).\n";
+
+struct km_pin_verb {
+	const char	*verb, *done;	/* "pin", "pinned" */
+	int		benign;		/* an errno that is no failure */
+	const char	*benign_said;	/* "already pinned" */
+	unsigned long	benign_n;
+};
+
+/* "error N why\n..." -> "why" (the reply is cut after it). */
+static const char *km_reply_message(char *reply)
+{
+	char *p = strchr(reply, ' ');
+
+	reply[strcspn(reply, "\n")] = '\0';
+	p = p ? strchr(p + 1, ' ') : NULL;
+	return p ? p + 1 : reply;
+}
+
+static int km_pin_file(struct km_ctl_walk *w, const char *path,
+		       const char *rel, const struct stat *st)
+{
+	struct km_pin_verb *v = w->priv;
+	const char *rest;
+	char *reply = NULL;
+	int ret;
+
+	(void)st;
+	ret = km_ctl_request(w->dir, v->verb, rel, &reply);
+	if (ret)
+		return km_ctl_refused(w->dir, ret);
+	w->files++;
+	ret = km_ctl_status(reply, &rest);
+	if (!ret) {
+		w->done++;
+	} else if (ret == -v->benign) {
+		v->benign_n++;
+	} else {
+		w->errors++;
+		km_error("%s: %s", path, km_reply_message(reply));
+	}
+	free(reply);
+	return 0;
+}
+
+static int km_cache_pin_verb(int argc, char **argv, struct km_pin_verb *v)
+{
+	struct km_ctl_walk w = { .file = km_pin_file, .priv = v };
+	int i, ret;
+
+	for (i = 1; i < argc; i++)
+		if (km_is_help(argv[i])) {
+			fputs(km_cache_pin_usage, stdout);
+			return KM_EXIT_OK;
+		}
+	if (argc < 3)
+		return km_error("usage: kmirror cache %s DIR PATH... (see --help)",
+				v->verb);
+	w.dir = argv[1];
+	ret = km_ctl_mount(w.dir, w.mnt);
+	if (ret)
+		return km_ctl_refused(w.dir, ret);
+	ret = km_ctl_walk(&w, argv + 2, argc - 2);
+	if (ret)
+		return ret;
+	printf("%s %lu file%s", v->done, w.done, w.done == 1 ? "" : "s");
+	if (v->benign_n)
+		printf(" (%lu %s)", v->benign_n, v->benign_said);
+	if (w.errors)
+		printf(", %lu refused", w.errors);
+	putchar('\n');
+	return w.errors ? KM_EXIT_FAIL : KM_EXIT_OK;
+}
+
+int km_cache_pin(int argc, char **argv)
+{
+	struct km_pin_verb v = { .verb = "pin", .done = "pinned",
+				 .benign = EEXIST,
+				 .benign_said = "already pinned" };
+
+	return km_cache_pin_verb(argc, argv, &v);
+}
+
+int km_cache_unpin(int argc, char **argv)
+{
+	struct km_pin_verb v = { .verb = "unpin", .done = "unpinned",
+				 .benign = ENOENT, .benign_said = "not pinned" };
+
+	return km_cache_pin_verb(argc, argv, &v);
+}
+
+int km_cache_evict(int argc, char **argv)
+{
+	struct km_pin_verb v = { .verb = "evict", .done = "evicted",
+				 .benign = ENOENT,
+				 .benign_said = "not in the cache" };
+
+	return km_cache_pin_verb(argc, argv, &v);
+}
+
+int km_cache_pins(int argc, char **argv)
+{
+	const char *rest;
+	char *reply = NULL;
+	int ret;
+
+	if (argc == 2 && km_is_help(argv[1])) {
+		fputs(km_cache_pins_usage, stdout);
+		return KM_EXIT_OK;
+	}
+	if (argc != 2)
+		return km_error("usage: kmirror cache pins DIR (see --help)");
+	ret = km_ctl_request(argv[1], "pins", "", &reply);
+	if (ret)
+		return km_ctl_refused(argv[1], ret);
+	ret = km_ctl_status(reply, &rest);
+	if (!ret)
+		km_put_text_with(stdout, rest, strlen(rest), '\n', "\n");
+	else
+		km_error("%s: %s", argv[1], km_reply_message(reply));
+	free(reply);
+	return ret ? KM_EXIT_FAIL : KM_EXIT_OK;
+}
