@@ -17,8 +17,9 @@
  * Culling takes the oldest objects of the index (index.c) first; an object
  * whose file is open (its cookie in use) is never culled: it is moved to
  * the recent end instead.  Pinned objects (pins.c) are passed by where
- * they are: a cache whose old end is all pins walks them at every pick.  An object goes through libkmirror: its cookie
- * is relinquished with retire (fscache_relinquish_cookie(cookie, true)).
+ * they are: a cache whose old end is all pins walks them at every pick.
+ * An object goes through libkmirror: its cookie is relinquished with
+ * retire (fscache_relinquish_cookie(cookie, true)).
  *
  * The housekeeper wakes every second, after every 8 MiB of new data, when
  * a write found no space and when the inode table passed its budget: it

@@ -481,7 +481,8 @@ void kc_itable_report(struct kc_fs *fs, FILE *f)
 							 sizeof(path)))
 				continue;
 			st = &ic->fst;
-			if (!atomic_load(&st->hits) && !atomic_load(&st->misses))
+			if (!atomic_load(&st->hits) &&
+			    !atomic_load(&st->misses))
 				continue;
 			fprintf(f, "%llu %llu %llu %llu %s\n",
 				atomic_load(&st->hits),

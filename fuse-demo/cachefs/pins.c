@@ -222,8 +222,8 @@ static int kc_pins_write(struct kc_fs *fs, const char *buf, size_t len)
 {
 	int fd, ret = 0;
 
-	fd = openat(fs->cache_fd, KC_PINS_FILE ".tmp",
-		    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = openat(fs->cache_fd, KC_PINS_FILE ".tmp", O_WRONLY | O_CREAT |
+		    O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, buf, len) != (ssize_t)len || fsync(fd))

@@ -11,22 +11,24 @@
 
 static const char km_cache_pin_usage[] =
 	"usage: kmirror cache pin|unpin|evict DIR PATH...\n"
-	"Ask the kmirror-cachefs mounted with the cache DIR to keep (pin), stop\n"
-	"keeping (unpin) or drop now (evict) the cached data of each PATH: a\n"
-	"file in the mount, or a directory, for every file under it (symbolic\n"
-	"links are not followed below the PATHs given).\n"
-	"A pinned file is never culled, whatever the cache's limits; a pin holds\n"
-	"before the file is cached (pin, then `kmirror cache warm`), when it\n"
-	"changes at the source, and across remounts (DIR/kmirror-pins).  evict\n"
-	"refuses pinned files and files open now.\n"
+	"Ask the kmirror-cachefs mounted with the cache DIR to keep (pin),\n"
+	"stop keeping (unpin) or drop now (evict) the cached data of each\n"
+	"PATH: a file in the mount, or a directory, for every file under it\n"
+	"(symbolic links are not followed below the PATHs given).\n"
+	"A pinned file is never culled, whatever the cache's limits; a pin\n"
+	"holds before the file is cached (pin, then `kmirror cache warm`),\n"
+	"when it changes at the source, and across remounts\n"
+	"(DIR/kmirror-pins).  evict refuses pinned files and open ones.\n"
 	"Root or the daemon's user only.  Prints one line: what was done.\n"
-	"Exit status 1: some PATH was refused (why, on stderr); 2: bad usage.\n";
+	"Exit status 1: some PATH was refused (why, on stderr); 2: bad\n"
+	"usage.\n";
 
 static const char km_cache_pins_usage[] =
 	"usage: kmirror cache pins DIR\n"
-	"List the files pinned in the kmirror-cachefs mounted with the cache DIR,\n"
-	"one a line: \"cached BYTES PATH\", or \"absent - PATH\" when the file has\n"
-	"no data in the cache now (PATH: as pinned, from the mount's root).\n";
+	"List the files pinned in the kmirror-cachefs mounted with the cache\n"
+	"DIR, one a line: \"cached BYTES PATH\", or \"absent - PATH\" when the\n"
+	"file has no data in the cache now (PATH: as pinned, from the\n"
+	"mount's root).\n";
 
 struct km_pin_verb {
 	const char	*verb, *done;	/* "pin", "pinned" */
@@ -112,7 +114,8 @@ int km_cache_pin(int argc, char **argv)
 int km_cache_unpin(int argc, char **argv)
 {
 	struct km_pin_verb v = { .verb = "unpin", .done = "unpinned",
-				 .benign = ENOENT, .benign_said = "not pinned" };
+				 .benign = ENOENT,
+				 .benign_said = "not pinned" };
 
 	return km_cache_pin_verb(argc, argv, &v);
 }

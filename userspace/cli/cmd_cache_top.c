@@ -18,13 +18,13 @@ static const char km_cache_top_usage[] =
 	"usage: kmirror cache top DIR [-n COUNT] [-d SECONDS]\n"
 	"A live view of the kmirror-cachefs mounted with the cache DIR, every\n"
 	"SECONDS (default 1; 0.1 to 3600): the mount's reads per second that\n"
-	"were hits and misses, MiB/s served from the cache and from the source,\n"
-	"the cache's objects and bytes; then the files read most in that time,\n"
-	"each with its hits, misses and bytes from the cache and the source\n"
-	"since it was looked up, and its hit ratio by bytes.\n"
-	"On a terminal the screen is redrawn; otherwise views follow each other,\n"
-	"separated by a blank line.  -n: stop after COUNT views (default: run\n"
-	"until interrupted).  Root or the daemon's user only.\n";
+	"were hits and misses, MiB/s served from the cache and from the\n"
+	"source, the cache's objects and bytes; then the files read most in\n"
+	"that time, each with its hits, misses and bytes from the cache and\n"
+	"the source since it was looked up, and its hit ratio by bytes.\n"
+	"On a terminal the screen is redrawn; otherwise views follow each\n"
+	"other, separated by a blank line.  -n: stop after COUNT views\n"
+	"(default: run until interrupted).  Root or the daemon's user only.\n";
 
 enum { KM_HITS, KM_MISSES, KM_FROM_CACHE, KM_FROM_SOURCE, KM_OBJECTS,
        KM_CACHE_BYTES, KM_NCOUNTERS };

@@ -13,18 +13,19 @@
 #include "cache_ctl.h"
 
 #define KM_WARM_CHUNK	(1 << 20)
+#define KM_WARM_BAR	20	/* characters of the progress bar */
 
 static const char km_cache_warm_usage[] =
 	"usage: kmirror cache warm DIR PATH...\n"
-	"Read every file under each PATH (files or directories in the mount of\n"
-	"the kmirror-cachefs that uses the cache DIR) through the mount, so that\n"
-	"their data is in the cache before it is needed.  Reads as the caller:\n"
-	"a file the caller may not read is refused, as by cat.  Symbolic links\n"
-	"are not followed below the PATHs given.\n"
-	"Progress on stderr: redrawn on a terminal (bytes, files, rate, ETA),\n"
-	"else a plain line each second.  Last, on stdout: files and bytes read,\n"
-	"time, and how much the mount served from the source and from the\n"
-	"cache meanwhile (its counters: other readers count too).\n"
+	"Read every file under each PATH (files or directories in the mount\n"
+	"of the kmirror-cachefs that uses the cache DIR) through the mount,\n"
+	"so that their data is in the cache before it is needed.  Reads as\n"
+	"the caller: a file the caller may not read is refused, as by cat.\n"
+	"Symbolic links are not followed below the PATHs given.\n"
+	"Progress on stderr: a bar redrawn on a terminal (bytes, files, rate,\n"
+	"ETA), else a plain line each second.  Last, on stdout: files and\n"
+	"bytes read, time, and how much the mount served from the source and\n"
+	"from the cache meanwhile (its counters: other readers count too).\n"
 	"Exit status 1: some file could not be read; 2: bad usage.\n";
 
 static const char *const km_warm_counters[] = {
@@ -59,6 +60,18 @@ static int km_warm_count(struct km_ctl_walk *w, const char *path,
 	return 0;
 }
 
+/* "[#####.....] " of @done out of @total, on a terminal only. */
+static void km_warm_bar(unsigned long long done, unsigned long long total)
+{
+	int i, n = total ? (int)(KM_WARM_BAR * (done < total ? done : total) /
+				 total) : KM_WARM_BAR;
+
+	fputc('[', stderr);
+	for (i = 0; i < KM_WARM_BAR; i++)
+		fputc(i < n ? '#' : '.', stderr);
+	fputs("] ", stderr);
+}
+
 static void km_warm_progress(struct km_ctl_walk *w, bool last)
 {
 	struct km_warm *k = w->priv;
@@ -69,10 +82,14 @@ static void km_warm_progress(struct km_ctl_walk *w, bool last)
 	k->shown = t;
 	rate = w->bytes / (t - k->start > 1e-3 ? t - k->start : 1e-3);
 	left = k->total_bytes > w->bytes ? k->total_bytes - w->bytes : 0;
-	fprintf(stderr, "%swarm: %.1f/%.1f MiB, %lu/%lu files, %.1f MiB/s, "
-		"ETA %.0f s%s", k->tty ? "\r\033[K" : "",
-		w->bytes / 1048576.0, k->total_bytes / 1048576.0, w->done,
-		k->total_files, rate / 1048576.0, rate > 0 ? left / rate : 0.0,
+	if (k->tty) {
+		fputs("\r\033[K", stderr);
+		km_warm_bar(w->bytes, k->total_bytes);
+	}
+	fprintf(stderr, "warm: %.1f/%.1f MiB, %lu/%lu files, %.1f MiB/s, "
+		"ETA %.0f s%s", w->bytes / 1048576.0,
+		k->total_bytes / 1048576.0, w->done, k->total_files,
+		rate / 1048576.0, rate > 0 ? left / rate : 0.0,
 		k->tty && !last ? "" : "\n");
 }
 
@@ -148,7 +165,8 @@ int km_cache_warm(int argc, char **argv)
 			return KM_EXIT_OK;
 		}
 	if (argc < 3)
-		return km_error("usage: kmirror cache warm DIR PATH... (see --help)");
+		return km_error("usage: kmirror cache warm DIR PATH... "
+				"(see --help)");
 	w.dir = argv[1];
 	ret = km_ctl_mount(w.dir, w.mnt);
 	if (ret)
