@@ -8,7 +8,7 @@
  * (SO_PEERCRED): root and the daemon's own user are served, anyone else
  * gets EACCES.  The commands change what the cache keeps, never what a
  * user of the mount may read: paths are resolved beneath the source's
- * root (openat2 RESOLVE_BENEATH: no "..", no symlink out of it).
+ * root (no "..", no symlink: kc_ctl_open_beneath()).
  *
  * One request a connection, "VERB\0ARGUMENT\0" (the argument may be
  * empty), then the peer shuts down its side.  The reply is text, then
@@ -32,14 +32,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -66,22 +64,58 @@ static void kc_ctl_reply(FILE *out, int err, const char *what,
 		fprintf(out, "ok %s\n", what);
 }
 
+/*
+ * Open @path beneath the source's root, one component at a time with
+ * O_NOFOLLOW: no "..", no symlink, so nothing outside the source is ever
+ * reached (openat2's RESOLVE_BENEATH, which valgrind and older kernels
+ * lack).  The CLI sends paths it resolved already (realpath).
+ */
+static int kc_ctl_open_beneath(struct kc_fs *fs, const char *path)
+{
+	char *copy = strdup(path), *name, *save = NULL;
+	int fd = -1, next, err = 0;
+	struct stat st;
+
+	if (!copy)
+		return -ENOMEM;
+	for (name = strtok_r(copy, "/", &save); name && !err;
+	     name = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(name, "."))
+			continue;
+		if (!strcmp(name, "..")) {
+			err = EXDEV;
+			break;
+		}
+		next = openat(fd < 0 ? fs->root.fd : fd, name,
+			      O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 || fstat(next, &st))
+			err = errno;
+		else if (S_ISLNK(st.st_mode))
+			err = ELOOP;
+		if (fd >= 0)
+			close(fd);
+		fd = next;
+	}
+	free(copy);
+	if (!err && fd < 0)
+		err = EINVAL;		/* the root itself */
+	if (err && fd >= 0)
+		close(fd);
+	return err ? -err : fd;
+}
+
 /* The source file @path names, beneath the source's root: its key. */
 static int kc_ctl_key(struct kc_fs *fs, const char *path, uint8_t key[16],
 		      size_t *len)
 {
-	struct open_how how = {
-		.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
-	};
 	struct stat st;
 	int fd, err = 0;
 
-	if (!*path || strchr(path, '\n'))
+	if (!*path || *path == '/' || strchr(path, '\n'))
 		return EINVAL;
-	fd = syscall(SYS_openat2, fs->root.fd, path, &how, sizeof(how));
+	fd = kc_ctl_open_beneath(fs, path);
 	if (fd < 0)
-		return errno;
+		return -fd;
 	if (fstat(fd, &st))
 		err = errno;
 	else if (!S_ISREG(st.st_mode))

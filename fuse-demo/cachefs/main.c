@@ -353,13 +353,19 @@ static int kc_mount(struct kc_fs *fs, struct fuse_args *args)
 		return kc_fail("bad FUSE options (see --help)");
 	if (fuse_set_signal_handlers(fs->se))
 		return kc_fail("cannot set signal handlers");
+	/* The control socket first: once mounted, kmirror cache pin works. */
+	if (kc_control_start(fs)) {
+		fuse_remove_signal_handlers(fs->se);
+		return kc_fail("cannot start the control socket's thread");
+	}
 	if (fuse_session_mount(fs->se, fs->cfg.mountpoint)) {
 		fuse_remove_signal_handlers(fs->se);
+		kc_control_stop(fs);
 		return kc_fail("cannot mount on '%s'", fs->cfg.mountpoint);
 	}
 	/* The fill-behind queue first: the housekeeper's statistics ask it. */
 	if (kc_behind_start(fs) || kc_housekeeper_start(fs) ||
-	    kc_notifier_start(fs) || kc_control_start(fs)) {
+	    kc_notifier_start(fs)) {
 		fuse_session_unmount(fs->se);
 		fuse_remove_signal_handlers(fs->se);
 		kc_control_stop(fs);

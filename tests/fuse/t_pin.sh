@@ -5,7 +5,7 @@
 # through its control socket DIR/kmirror.sock:
 #  - the socket is the daemon's, mode 0600, and another user is refused
 #    even when the mode lets them connect; a path that leaves the source
-#    (a raw request with "..") is refused
+#    (a raw request with "..", through a symlink, absolute) is refused
 #  - files pinned before they are cached, then warmed, are read from the
 #    cache; under -o size_limit, reading five times the cap through the
 #    mount culls other files but never a pinned one
@@ -34,19 +34,24 @@ cfs_mount "$src" "$mnt" "$cache" size_limit=2M
 
 [ "$(stat -c %a "$cache/kmirror.sock")" = 600 ] ||
 	fail "control socket mode $(stat -c %a "$cache/kmirror.sock"), not 600"
-out=$(python3 - "$cache/kmirror.sock" <<'PY'
+# Raw requests, as a hostile client would send them: up and out of the
+# source, and through a symlink in the source that leads out of it.
+ln -s /etc "$src/escape"
+for p in ../src/other/f0 escape/passwd /etc/passwd; do
+	out=$(python3 - "$cache/kmirror.sock" "$p" <<'PY'
 import socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.connect(sys.argv[1])
-s.sendall(b"pin\0../src/other/f0\0")
+s.sendall(b"pin\0" + sys.argv[2].encode() + b"\0")
 s.shutdown(socket.SHUT_WR)
 print(s.makefile().readline().strip())
 PY
 ) || fail "raw request failed"
-case $out in
-"error "*) ;;
-*) fail "a path out of the source was taken: $out" ;;
-esac
+	case $out in
+	"error "*) ;;
+	*) fail "a path out of the source was taken ($p): $out" ;;
+	esac
+done
 tm "$K" cache pin "$cache" "$src/other/f0" >/dev/null 2>"$T/err" &&
 	fail "pin of a path outside the mount succeeded"
 grep -q "not in the mount" "$T/err" || fail "outside path: $(cat "$T/err")"
