@@ -21,8 +21,9 @@
  *   pin PATH        pin the file's object (pins.c), cached or not yet
  *   unpin PATH      drop the pin
  *   evict PATH      drop the file's object from the cache now (cull.c)
- *   pins            one line per pin: "cached BYTES PATH" or "absent -
- *                   PATH"
+ *   pins            "ok N", then a line per pin: "cached BYTES PATH",
+ *                   "absent - PATH" or "gone - PATH" (kc_ctl_pins())
+ *   unpin-gone      drop the pins whose path no longer names their file
  *   files           one line per file read since its inode was looked
  *                   up: "HITS MISSES FROM_CACHE FROM_SOURCE PATH"
  *   stats           the statistics file's lines, as they are now
@@ -61,7 +62,7 @@ static void kc_ctl_reply(FILE *out, int err, const char *what,
 	if (err)
 		fprintf(out, "error %d %s\n", err, why ? why : strerror(err));
 	else
-		fprintf(out, "ok %s\n", what);
+		fprintf(out, "ok %s\n", what ? what : "");
 }
 
 /*
@@ -152,6 +153,50 @@ static void kc_ctl_file(struct kc_fs *fs, const char *verb, const char *path,
 				     err == ENOENT ? "not pinned" : NULL);
 }
 
+/* Does @p's path still name the file it pinned? */
+static bool kc_ctl_pin_live(struct kc_fs *fs, const struct kc_pin_info *p)
+{
+	uint8_t key[16];
+	size_t len = 0;
+
+	return !kc_ctl_key(fs, p->path, key, &len) && len == p->key_len &&
+	       !memcmp(key, p->key, len);
+}
+
+/*
+ * pins: one line each, "cached BYTES PATH", "absent - PATH" (no data in
+ * the cache now) or "gone - PATH" (PATH no longer names the pinned file).
+ * unpin-gone (@prune): drop the gone ones; "ok N" says how many.
+ */
+static void kc_ctl_pins(struct kc_fs *fs, FILE *out, bool prune)
+{
+	struct kc_pin_info *v;
+	ssize_t n = kc_pins_get(fs, &v), i, dropped = 0;
+	char what[32];
+
+	if (n < 0) {
+		kc_ctl_reply(out, -n, NULL, NULL);
+		return;
+	}
+	for (i = 0; prune && i < n; i++)
+		if (!kc_ctl_pin_live(fs, &v[i]) &&
+		    !kc_pin_change(fs, v[i].key, v[i].key_len, v[i].path,
+				   false))
+			dropped++;
+	snprintf(what, sizeof(what), "%zd", prune ? dropped : n);
+	kc_ctl_reply(out, 0, what, NULL);
+	for (i = 0; !prune && i < n; i++) {
+		if (!kc_ctl_pin_live(fs, &v[i]))
+			fprintf(out, "gone - %s\n", v[i].path);
+		else if (v[i].cached)
+			fprintf(out, "cached %llu %s\n",
+				(unsigned long long)v[i].bytes, v[i].path);
+		else
+			fprintf(out, "absent - %s\n", v[i].path);
+	}
+	kc_pins_put(v, n);
+}
+
 static void kc_ctl_serve(struct kc_fs *fs, const char *verb, const char *arg,
 			 FILE *out)
 {
@@ -161,8 +206,9 @@ static void kc_ctl_serve(struct kc_fs *fs, const char *verb, const char *arg,
 		   !strcmp(verb, "evict")) {
 		kc_ctl_file(fs, verb, arg, out);
 	} else if (!strcmp(verb, "pins")) {
-		kc_ctl_reply(out, 0, "pins", NULL);
-		kc_pins_list(fs, out);
+		kc_ctl_pins(fs, out, false);
+	} else if (!strcmp(verb, "unpin-gone")) {
+		kc_ctl_pins(fs, out, true);
 	} else if (!strcmp(verb, "stats")) {
 		kc_ctl_reply(out, 0, "stats", NULL);
 		kc_stats_show(fs, out);

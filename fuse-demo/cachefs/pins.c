@@ -6,8 +6,11 @@
  * does, so it holds before the object exists (pin, then warm), across an
  * invalidation (the new object has the same key) and across remounts: the
  * set is kept in DIR/kmirror-pins, rewritten whole (a temporary file,
- * fsync, rename) at every change.  The path it was pinned by is kept for
- * `kmirror cache pins` to show, nothing else.
+ * fsync, rename) at every change.  The key of a source file is its inode
+ * number: the path it was pinned by is kept too, to show, and to tell a
+ * pin that is gone (the path no longer names that inode: the file was
+ * deleted or renamed, and a new file may get the number) from a live one
+ * (control.c: `kmirror cache pins`, `unpin --gone`).
  *
  * The index entry of a pinned object carries KC_OBJ_PINNED, set when the
  * entry is made (kc_obj_add_locked() asks kc_pinned_locked()) and when a
@@ -398,29 +401,49 @@ int kc_pin_change(struct kc_fs *fs, const uint8_t *key, size_t len,
 }
 
 /*
- * The pins of this mount's volume, one line each to @f: "cached BYTES
- * PATH" or "absent - PATH" (not in the cache now).
+ * Copies of the pins of this mount's volume, with what the index knows of
+ * their objects now, for the control socket to show or prune: their
+ * number (*@out: an array for kc_pins_put()), or -ENOMEM.
  */
-void kc_pins_list(struct kc_fs *fs, FILE *f)
+ssize_t kc_pins_get(struct kc_fs *fs, struct kc_pin_info **out)
 {
 	struct kc_index *x = fs->index;
+	struct kc_pin_info *v;
 	const struct kc_pin *p;
 	struct kc_obj *o;
-	size_t i;
+	size_t i, n = 0;
 
 	pthread_mutex_lock(&x->lock);
-	for (i = 0; i < x->pins->n; i++) {
+	v = calloc(x->pins->n + 1, sizeof(*v));
+	for (i = 0; v && i < x->pins->n; i++) {
 		p = &x->pins->v[i];
 		if (strcmp(p->vol, x->vol[0]->key))
 			continue;
+		v[n].path = strdup(p->path);
+		if (!v[n].path) {
+			kc_pins_put(v, n);
+			v = NULL;
+			break;
+		}
+		memcpy(v[n].key, p->key, p->key_len);
+		v[n].key_len = p->key_len;
 		o = kc_obj_find_locked(x, 0, p->key, p->key_len);
-		if (o)
-			fprintf(f, "cached %llu %s\n",
-				(unsigned long long)o->bytes, p->path);
-		else
-			fprintf(f, "absent - %s\n", p->path);
+		v[n].cached = o != NULL;
+		v[n].bytes = o ? o->bytes : 0;
+		n++;
 	}
 	pthread_mutex_unlock(&x->lock);
+	*out = v;
+	return v ? (ssize_t)n : -ENOMEM;
+}
+
+void kc_pins_put(struct kc_pin_info *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i].path);
+	free(v);
 }
 
 /* Pins of this mount's volume (pinned ones may be absent). */

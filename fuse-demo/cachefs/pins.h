@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define KC_PINS_FILE	"kmirror-pins"
 #define KC_PIN_KEY_MAX	16	/* kc_cookie_key()'s longest */
@@ -25,7 +26,17 @@ bool kc_pinned_locked(const struct kc_index *x, unsigned int vol,
 		      const uint8_t *key, size_t len);
 int kc_pin_change(struct kc_fs *fs, const uint8_t *key, size_t len,
 		  const char *path, bool pin);
-void kc_pins_list(struct kc_fs *fs, FILE *f);
+/* A pin of this mount's volume, as kc_pins_get() copies it out. */
+struct kc_pin_info {
+	char		*path;		/* it was pinned by, from the root */
+	uint8_t		key[KC_PIN_KEY_MAX];
+	uint8_t		key_len;
+	bool		cached;		/* its object is in the index */
+	uint64_t	bytes;		/* and holds this much */
+};
+
+ssize_t kc_pins_get(struct kc_fs *fs, struct kc_pin_info **out);
+void kc_pins_put(struct kc_pin_info *v, size_t n);
 size_t kc_pins_count(struct kc_fs *fs);
 
 #endif /* KC_PINS_H */

@@ -14,6 +14,7 @@
 #  - pins outlive a remount; a damaged pins file is set aside with a
 #    warning and the mount runs with none
 #  - top shows the files just read, with their counters
+#  - the pin of a deleted file is shown gone; unpin --gone drops it
 # shellcheck source=tests/fuse/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -120,6 +121,19 @@ tm "$K" cache top "$cache" -n 1 -d 0.2 >"$T/top" || fail "top failed"
 grep -q " /pinned/p0$" "$T/top" || fail "top lacks p0: $(cat "$T/top")"
 grep -q "^reads/s: " "$T/top" || fail "top header: $(cat "$T/top")"
 ok "top shows the files read"
+
+# A pin follows the source inode: once its file is deleted (a new file may
+# get the number), the pin is shown gone and unpin --gone drops it.
+out=$(tm "$K" cache pin "$cache" "$mnt/other/f1") || fail "pin f1: $out"
+rm "$src/other/f1"
+tm "$K" cache pins "$cache" >"$T/pins" || fail "pins with a gone file"
+grep -qx "gone - other/f1" "$T/pins" || fail "gone pin not shown: $(cat "$T/pins")"
+out=$(tm "$K" cache unpin "$cache" --gone) || fail "unpin --gone: $out"
+[ "$out" = "unpinned 1 gone pins" ] || fail "unpin --gone said: $out"
+tm "$K" cache pins "$cache" >"$T/pins" || fail "pins after --gone"
+[ "$(cut -d' ' -f1,3 "$T/pins")" = "cached pinned/p1" ] ||
+	fail "pins after --gone: $(cat "$T/pins")"
+ok "a deleted file's pin is shown gone and dropped by unpin --gone"
 
 cfs_umount "$mnt"
 cfs_mount "$src" "$mnt" "$cache" size_limit=2M

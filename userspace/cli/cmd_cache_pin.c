@@ -11,6 +11,7 @@
 
 static const char km_cache_pin_usage[] =
 	"usage: kmirror cache pin|unpin|evict DIR PATH...\n"
+	"       kmirror cache unpin DIR --gone\n"
 	"Ask the kmirror-cachefs mounted with the cache DIR to keep (pin),\n"
 	"stop keeping (unpin) or drop now (evict) the cached data of each\n"
 	"PATH: a file in the mount, or a directory, for every file under it\n"
@@ -19,6 +20,9 @@ static const char km_cache_pin_usage[] =
 	"holds before the file is cached (pin, then `kmirror cache warm`),\n"
 	"when it changes at the source, and across remounts\n"
 	"(DIR/kmirror-pins).  evict refuses pinned files and open ones.\n"
+	"A file's pin follows its source inode: after the file is deleted or\n"
+	"renamed, `kmirror cache pins` shows its pin as gone, and\n"
+	"`unpin DIR --gone` drops every such pin.\n"
 	"Root or the daemon's user only.  Prints one line: what was done.\n"
 	"Exit status 1: some PATH was refused (why, on stderr); 2: bad\n"
 	"usage.\n";
@@ -26,9 +30,10 @@ static const char km_cache_pin_usage[] =
 static const char km_cache_pins_usage[] =
 	"usage: kmirror cache pins DIR\n"
 	"List the files pinned in the kmirror-cachefs mounted with the cache\n"
-	"DIR, one a line: \"cached BYTES PATH\", or \"absent - PATH\" when the\n"
-	"file has no data in the cache now (PATH: as pinned, from the\n"
-	"mount's root).\n";
+	"DIR, one a line: \"cached BYTES PATH\", \"absent - PATH\" when the\n"
+	"file has no data in the cache now, or \"gone - PATH\" when PATH no\n"
+	"longer names the file pinned (PATH: as pinned, from the mount's\n"
+	"root).\n";
 
 struct km_pin_verb {
 	const char	*verb, *done;	/* "pin", "pinned" */
@@ -111,11 +116,32 @@ int km_cache_pin(int argc, char **argv)
 	return km_cache_pin_verb(argc, argv, &v);
 }
 
+/* unpin DIR --gone: the pins whose path no longer names their file. */
+static int km_cache_unpin_gone(const char *dir)
+{
+	const char *rest;
+	char *reply = NULL;
+	int ret = km_ctl_request(dir, "unpin-gone", "", &reply);
+
+	if (ret)
+		return km_ctl_refused(dir, ret);
+	ret = km_ctl_status(reply, &rest);
+	if (!ret)
+		printf("unpinned %ld gone pins\n", strtol(reply + 3, NULL, 10));
+	else
+		km_error("%s: %s", dir, km_reply_message(reply));
+	free(reply);
+	return ret ? KM_EXIT_FAIL : KM_EXIT_OK;
+}
+
 int km_cache_unpin(int argc, char **argv)
 {
 	struct km_pin_verb v = { .verb = "unpin", .done = "unpinned",
 				 .benign = ENOENT,
 				 .benign_said = "not pinned" };
+
+	if (argc == 3 && !strcmp(argv[2], "--gone"))
+		return km_cache_unpin_gone(argv[1]);
 
 	return km_cache_pin_verb(argc, argv, &v);
 }
