@@ -296,6 +296,7 @@ struct kc_runners {
 	struct kc_call		*head, *tail;
 	unsigned int		n, idle;	/* threads, waiting ones */
 	bool			probing;	/* a probe is out */
+	bool			probe_ok;	/* the last one answered */
 	bool			stop;
 };
 
@@ -381,7 +382,7 @@ int kc_src_openat(struct kc_fs *fs, int dirfd, const char *name, int flags,
 ssize_t kc_src_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 		     off_t off);
 void kc_src_close(struct kc_fs *fs, int fd);
-int kc_src_probe(struct kc_fs *fs, unsigned int secs);
+int kc_src_probe(struct kc_fs *fs);
 
 /* options.c */
 int kc_parse_args(struct fuse_args *args, struct kc_config *cfg,

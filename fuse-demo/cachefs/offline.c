@@ -12,7 +12,7 @@
  *    last attributes the source gave), else EIO;
  *  - every change fails with EROFS, directory listings with EIO.
  * The housekeeper probes the source every second (a stat of its root,
- * bounded by the timeout).  When it answers, every cached file is marked
+ * made by a runner thread: the housekeeper never waits for it).  When it answers, every cached file is marked
  * for a recheck before the source is online again, so that no cached
  * byte is served again before its file's attributes were compared with
  * the cache's coherency data; the files used while offline are rechecked
@@ -23,8 +23,6 @@
 #include <string.h>
 
 #include "cachefs.h"
-
-#define KC_PROBE_TIMEOUT	5	/* seconds, without source_timeout */
 
 bool kc_offline(struct kc_fs *fs)
 {
@@ -91,15 +89,12 @@ static void kc_revalidate(struct kc_fs *fs, struct kc_inode *in)
 }
 
 /*
- * The housekeeper's once-a-second call: offline, probe the source; if
- * it answers, recheck and go online.
+ * The housekeeper's once-a-second call: offline, probe the source; once
+ * it answered, recheck and go online.
  */
 void kc_offline_tick(struct kc_fs *fs)
 {
-	unsigned int t = fs->cfg.source_timeout;
-
-	if (!kc_offline(fs) ||
-	    kc_src_probe(fs, t ? t : KC_PROBE_TIMEOUT))
+	if (!kc_offline(fs) || kc_src_probe(fs))
 		return;
 	/* Marked first: a read that runs once online rechecks. */
 	if (kc_itable_each_cached(fs, kc_mark))

@@ -13,7 +13,8 @@
  * it reads into a buffer of its own, never the caller's, which has moved
  * on.  A runner stuck in the source is one thread: once offline, the
  * read path makes no source calls, so at most the requests that were in
- * flight and one probe at a time are stuck.
+ * flight and one probe at a time are stuck (at most KC_RUNNERS_MAX
+ * threads: past that a call fails with EIO at once, offline).
  *
  * Without a timeout, the calls are made by the request's thread as
  * before.  Either way, a call failing with ENOTCONN, ESTALE or EIO takes
@@ -110,8 +111,10 @@ static void *kc_runner(void *arg)
 		kc_creds_unbecome();
 		pthread_mutex_lock(&r->lock);
 		c->done = true;
-		if (c->probe)
+		if (c->probe) {
 			r->probing = false;
+			r->probe_ok = !c->ret;
+		}
 		gone = c->abandoned || c->detached;
 		pthread_cond_signal(&c->cond);
 		if (gone)
@@ -193,8 +196,8 @@ static bool kc_call_queue(struct kc_runners *r, struct kc_call *c)
 
 /*
  * Run @c by a runner, waiting at most @secs.  True: @c is done and still
- * ours.  False: errno says why (EIO: no answer in time, and @c is the
- * runner's now; EAGAIN: no runner could be had, @c freed).
+ * ours.  False, errno EIO: no answer in time (@c is the runner's now),
+ * or no runner could be had (@c freed).
  */
 static bool kc_call_wait(struct kc_fs *fs, struct kc_call *c,
 			 unsigned int secs)
@@ -203,10 +206,11 @@ static bool kc_call_wait(struct kc_fs *fs, struct kc_call *c,
 	struct timespec ts;
 
 	pthread_mutex_lock(&r->lock);
-	if (!kc_call_queue(r, c)) {
+	if (!kc_call_queue(r, c)) {	/* all runners stuck: so is it */
 		pthread_mutex_unlock(&r->lock);
 		kc_call_free(c);
-		errno = EAGAIN;
+		kc_source_stalled(fs);
+		errno = EIO;
 		return false;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -345,39 +349,40 @@ void kc_src_close(struct kc_fs *fs, int fd)
 }
 
 /*
- * Does the source answer a stat of its root within @secs?  0 if so.  Made
- * by a runner even without a timeout (the housekeeper must not hang),
- * and while offline; one probe at a time: one still out is a no.
+ * Has the source answered a stat of its root?  The housekeeper's, while
+ * offline, once a second: it never waits (a dead source must not stop
+ * culling and the statistics).  A probe is made by a runner, one at a
+ * time; this call takes the answer of the last one (0: it answered), or
+ * sends the next (-EINPROGRESS), or finds one still out (-EBUSY).
  */
-int kc_src_probe(struct kc_fs *fs, unsigned int secs)
+int kc_src_probe(struct kc_fs *fs)
 {
 	struct kc_call a = { .op = KC_CALL_FSTATAT, .fd = fs->root.fd,
-			     .name = "", .flags = AT_EMPTY_PATH, .probe = true };
+			     .name = "", .flags = AT_EMPTY_PATH, .probe = true,
+			     .detached = true };
 	struct kc_runners *r = &fs->runners;
-	struct kc_call *c = kc_call_copy(&a);
-	bool busy;
-	int ret;
+	struct kc_call *c;
+	int ret = -EINPROGRESS;
+	bool queued;
 
+	pthread_mutex_lock(&r->lock);
+	if (r->probe_ok) {
+		r->probe_ok = false;
+		ret = 0;
+	} else if (r->probing) {
+		ret = -EBUSY;
+	}
+	pthread_mutex_unlock(&r->lock);
+	if (ret != -EINPROGRESS)
+		return ret;
+	c = kc_call_copy(&a);
 	if (!c)
 		return -ENOMEM;
 	pthread_mutex_lock(&r->lock);
-	busy = r->probing;
-	r->probing = true;
+	queued = kc_call_queue(r, c);
+	r->probing = queued;
 	pthread_mutex_unlock(&r->lock);
-	if (busy) {
+	if (!queued)
 		kc_call_free(c);
-		return -EBUSY;
-	}
-	if (!kc_call_wait(fs, c, secs)) {
-		/* A probe left running clears r->probing when it ends. */
-		if (errno == EAGAIN) {
-			pthread_mutex_lock(&r->lock);
-			r->probing = false;
-			pthread_mutex_unlock(&r->lock);
-		}
-		return -EIO;
-	}
-	ret = c->ret ? -c->err : 0;
-	kc_call_free(c);
 	return ret;
 }

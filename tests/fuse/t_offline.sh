@@ -133,6 +133,29 @@ tm cmp "$src/a" "$mnt/a" || fail "after the hang"
 tm cmp "$src/b" "$mnt/b" || fail "uncached file after the hang"
 ok "source back after the hang: all files read"
 
+# Without source_timeout, offline by ENOTCONN, then hanging: the probe
+# that hangs must not hold up the housekeeper, whose statistics go on
+# (a probe waited 5 s in it, and the statistics with it).
+cfs_umount "$mnt"
+mnt=$T/mnt2 cache=$T/cache2 LEFT=0
+cfs_mount "$flaky" "$mnt" "$cache"
+cache_whole a
+echo "fail ENOTCONN" >"$ctl"
+drop_pages "$mnt/a"
+OP_TIMEOUT=20 tm cmp "$src/a" "$mnt/a" || fail "no timeout: cached read"
+stats_fresh "$cache"
+served=$(stat_get "$cache" offline_served)
+echo hang >"$ctl"
+sleep 1.2			# a probe is out, hanging
+drop_pages "$mnt/a"
+OP_TIMEOUT=20 tm cmp "$src/a" "$mnt/a" || fail "no timeout, hanging: cached read"
+t0=$(date +%s.%N)
+STATS_WAIT=$([ "$VG" = 1 ] && echo 30 || echo 3) \
+	wait_stat "$cache" offline_served $((served + 1))
+t1=$(date +%s.%N)
+secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+ok "source hanging, no timeout: statistics current within ${secs}s"
+back_online
 cfs_umount "$mnt"
 fusermount3 -u "$flaky"
 daemon_wait "${DPID[$flaky]}" || fail "flaky_source did not exit"
