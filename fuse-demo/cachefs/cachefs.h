@@ -382,6 +382,12 @@ int kc_src_openat(struct kc_fs *fs, int dirfd, const char *name, int flags,
 ssize_t kc_src_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 		     off_t off);
 void kc_src_close(struct kc_fs *fs, int fd);
+struct statvfs;
+int kc_src_fstatvfs(struct kc_fs *fs, int fd, struct statvfs *st);
+ssize_t kc_src_readlinkat(struct kc_fs *fs, int dirfd, const char *name,
+			  char *buf, size_t len);
+ssize_t kc_src_xattr(struct kc_fs *fs, const char *path, const char *name,
+		     char *buf, size_t len);
 int kc_src_probe(struct kc_fs *fs);
 
 /* options.c */

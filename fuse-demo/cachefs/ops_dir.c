@@ -52,7 +52,8 @@ void kc_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	kc_creds_take(req, &cr);
 	do {
-		fd = openat(kc_inode(req, ino)->fd, ".", O_RDONLY | O_CLOEXEC);
+		fd = kc_src_openat(kc_fs(req), kc_inode(req, ino)->fd, ".",
+				   O_RDONLY | O_CLOEXEC, 0);
 	} while (fd < 0 && kc_fd_wait(&w));
 	kc_fd_wait_end(&w);
 	err = fd < 0 ? errno : 0;

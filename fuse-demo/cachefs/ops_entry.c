@@ -169,7 +169,8 @@ void kc_op_readlink(fuse_req_t req, fuse_ino_t ino)
 
 	if (kc_offline_refuse(req, EIO))
 		return;
-	n = readlinkat(kc_inode(req, ino)->fd, "", buf, sizeof(buf));
+	n = kc_src_readlinkat(kc_fs(req), kc_inode(req, ino)->fd, "", buf,
+			      sizeof(buf));
 	if (n < 0)
 		fuse_reply_err(req, errno);
 	else if (n == sizeof(buf))
@@ -392,7 +393,7 @@ void kc_op_statfs(fuse_req_t req, fuse_ino_t ino)
 
 	if (kc_offline_refuse(req, EIO))
 		return;
-	if (fstatvfs(kc_inode(req, ino)->fd, &st))
+	if (kc_src_fstatvfs(kc_fs(req), kc_inode(req, ino)->fd, &st))
 		fuse_reply_err(req, errno);
 	else
 		fuse_reply_statfs(req, &st);

@@ -53,7 +53,7 @@ void kc_op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	}
 	kc_procname(proc, sizeof(proc), kc_inode(req, ino)->fd);
 	kc_creds_take(req, &cr);
-	n = getxattr(proc, name, value, size);
+	n = kc_src_xattr(kc_fs(req), proc, name, value, size);
 	err = errno;
 	kc_creds_drop(&cr);
 	kc_reply_value(req, size, n, value, err);
@@ -76,7 +76,7 @@ void kc_op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	}
 	kc_procname(proc, sizeof(proc), kc_inode(req, ino)->fd);
 	kc_creds_take(req, &cr);
-	n = listxattr(proc, value, size);
+	n = kc_src_xattr(kc_fs(req), proc, NULL, value, size);
 	err = errno;
 	kc_creds_drop(&cr);
 	kc_reply_value(req, size, n, value, err);

@@ -4,7 +4,7 @@
  * network source that stopped answering blocks in the kernel, and a FUSE
  * request waiting on one is killable at best: no signal gets the thread
  * back.  So with a timeout set, the source calls of the read path
- * (lookups, attributes, opens, reads) are made by a pool of runner
+ * (lookups, attributes, opens, reads, links, xattrs, statfs) are made by a pool of runner
  * threads, each as the caller (its fsuid, fsgid and groups), while the
  * request's thread waits at most source_timeout.  A call still running
  * then is left to its runner: the request fails with EIO and the source
@@ -25,6 +25,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,7 +36,8 @@
 #define KC_RUNNERS_IDLE		4	/* kept waiting for work */
 
 enum kc_call_op { KC_CALL_FSTATAT, KC_CALL_OPENAT, KC_CALL_PREAD,
-		  KC_CALL_CLOSE };
+		  KC_CALL_CLOSE, KC_CALL_STATVFS, KC_CALL_READLINKAT,
+		  KC_CALL_GETXATTR, KC_CALL_LISTXATTR };
 
 /*
  * A source call: its arguments and result.  The caller's is on its
@@ -46,11 +49,13 @@ struct kc_call {
 	enum kc_call_op	op;
 	int		fd, flags;
 	mode_t		mode;
-	const char	*name;
-	char		*buf;
+	const char	*name;		/* or the path of an xattr call */
+	const char	*xname;		/* the xattr */
+	char		*buf;		/* what the call reads into */
 	size_t		len;
 	off_t		off;
 	struct stat	st;
+	struct statvfs	vfs;
 	struct kc_who	who;
 	ssize_t		ret;
 	int		err;
@@ -74,6 +79,18 @@ static void kc_call_do(struct kc_call *c)
 	case KC_CALL_CLOSE:
 		c->ret = close(c->fd);
 		break;
+	case KC_CALL_STATVFS:
+		c->ret = fstatvfs(c->fd, &c->vfs);
+		break;
+	case KC_CALL_READLINKAT:
+		c->ret = readlinkat(c->fd, c->name, c->buf, c->len);
+		break;
+	case KC_CALL_GETXATTR:
+		c->ret = getxattr(c->name, c->xname, c->buf, c->len);
+		break;
+	case KC_CALL_LISTXATTR:
+		c->ret = listxattr(c->name, c->buf, c->len);
+		break;
 	}
 	c->err = c->ret < 0 ? errno : 0;
 }
@@ -86,6 +103,7 @@ static void kc_call_free(struct kc_call *c)
 	pthread_cond_destroy(&c->cond);
 	kc_who_free(&c->who);
 	free((char *)c->name);
+	free((char *)c->xname);
 	free(c->buf);
 	free(c);
 }
@@ -238,7 +256,7 @@ static struct kc_call *kc_call_copy(const struct kc_call *a)
 	if (!c)
 		return NULL;
 	*c = *a;
-	c->name = NULL;
+	c->name = c->xname = NULL;
 	c->buf = NULL;
 	c->who.groups = NULL;
 	pthread_condattr_init(&attr);
@@ -246,7 +264,8 @@ static struct kc_call *kc_call_copy(const struct kc_call *a)
 	pthread_cond_init(&c->cond, &attr);
 	pthread_condattr_destroy(&attr);
 	if ((a->name && !(c->name = strdup(a->name))) ||
-	    (a->op == KC_CALL_PREAD && !(c->buf = malloc(a->len ? a->len : 1))) ||
+	    (a->xname && !(c->xname = strdup(a->xname))) ||
+	    (a->buf && !(c->buf = malloc(a->len ? a->len : 1))) ||
 	    kc_who_mine(&c->who)) {
 		kc_call_free(c);
 		errno = ENOMEM;
@@ -280,8 +299,10 @@ static ssize_t kc_call(struct kc_fs *fs, struct kc_call *a)
 		a->ret = c->ret;
 		a->err = c->err;
 		a->st = c->st;
-		if (c->ret > 0 && a->op == KC_CALL_PREAD)
-			memcpy(a->buf, c->buf, c->ret);
+		a->vfs = c->vfs;
+		if (c->ret > 0 && a->buf)
+			memcpy(a->buf, c->buf, (size_t)c->ret < a->len ?
+			       (size_t)c->ret : a->len);
 		kc_call_free(c);
 	}
 	if (a->ret < 0)
@@ -316,6 +337,36 @@ ssize_t kc_src_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 {
 	struct kc_call a = { .op = KC_CALL_PREAD, .fd = fd, .buf = buf,
 			     .len = len, .off = off };
+
+	return kc_call(fs, &a);
+}
+
+int kc_src_fstatvfs(struct kc_fs *fs, int fd, struct statvfs *st)
+{
+	struct kc_call a = { .op = KC_CALL_STATVFS, .fd = fd };
+	int ret = kc_call(fs, &a);
+
+	if (!ret)
+		*st = a.vfs;
+	return ret;
+}
+
+ssize_t kc_src_readlinkat(struct kc_fs *fs, int dirfd, const char *name,
+			  char *buf, size_t len)
+{
+	struct kc_call a = { .op = KC_CALL_READLINKAT, .fd = dirfd,
+			     .name = name, .buf = buf, .len = len };
+
+	return kc_call(fs, &a);
+}
+
+/* getxattr() (@name non-NULL) or listxattr() of @path on the source. */
+ssize_t kc_src_xattr(struct kc_fs *fs, const char *path, const char *name,
+		     char *buf, size_t len)
+{
+	struct kc_call a = { .op = name ? KC_CALL_GETXATTR : KC_CALL_LISTXATTR,
+			     .name = path, .xname = name, .buf = buf,
+			     .len = len };
 
 	return kc_call(fs, &a);
 }

@@ -133,6 +133,11 @@ tm cmp "$src/a" "$mnt/a" || fail "after the hang"
 tm cmp "$src/b" "$mnt/b" || fail "uncached file after the hang"
 ok "source back after the hang: all files read"
 
+# statfs (df) as the first call to meet the hang: bounded too (it hung).
+echo hang >"$ctl"
+expect_err "Input/output error" "statfs, source hanging" stat -f "$mnt"
+back_online
+
 # Without source_timeout, offline by ENOTCONN, then hanging: the probe
 # that hangs must not hold up the housekeeper, whose statistics go on
 # (a probe waited 5 s in it, and the statistics with it).
