@@ -389,6 +389,7 @@ ssize_t kc_src_readlinkat(struct kc_fs *fs, int dirfd, const char *name,
 ssize_t kc_src_xattr(struct kc_fs *fs, const char *path, const char *name,
 		     char *buf, size_t len);
 int kc_src_probe(struct kc_fs *fs);
+bool kc_src_root_answers(struct kc_fs *fs);
 
 /* options.c */
 int kc_parse_args(struct fuse_args *args, struct kc_config *cfg,

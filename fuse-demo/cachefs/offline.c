@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Offline mode: the source's health.  A source call failing with
- * ENOTCONN, ESTALE or EIO, or not answering within -o source_timeout
- * (srccall.c), takes the source offline.  While it is offline no source
+ * ENOTCONN (or ESTALE or EIO, with the source's root failing too), or not
+ * answering within -o source_timeout (srccall.c), takes the source
+ * offline.  While it is offline no source
  * call is made (they fail with EIO at once, nothing waits on a dead
  * source) and the mount is read-only and cache-only:
  *  - a read is served from the cache if every byte it asks for is
@@ -38,10 +39,16 @@ static void kc_go_offline(struct kc_fs *fs, const char *why)
 		 "serving cached files read-only\n", fs->cfg.source, why);
 }
 
-/* A source call failed with @err. */
+/*
+ * A source call failed with @err.  ENOTCONN is the source's; ESTALE and
+ * EIO may be one file's (deleted by another NFS client, a bad block):
+ * they take the mount offline only if the source's root fails too.
+ */
 void kc_source_error(struct kc_fs *fs, int err)
 {
-	if (err == ENOTCONN || err == ESTALE || err == EIO)
+	if (err == ENOTCONN ||
+	    ((err == ESTALE || err == EIO) && !kc_offline(fs) &&
+	     !kc_src_root_answers(fs)))
 		kc_go_offline(fs, strerror(err));
 }
 

@@ -60,6 +60,7 @@ struct kc_call {
 	ssize_t		ret;
 	int		err;
 	bool		done, abandoned, detached, probe;
+	bool		quiet;		/* its failure is not the source's */
 	pthread_cond_t	cond;
 };
 
@@ -305,7 +306,7 @@ static ssize_t kc_call(struct kc_fs *fs, struct kc_call *a)
 			       (size_t)c->ret : a->len);
 		kc_call_free(c);
 	}
-	if (a->ret < 0)
+	if (a->ret < 0 && !a->quiet)
 		kc_source_error(fs, a->err);
 	errno = a->err;
 	return a->ret;
@@ -339,6 +340,15 @@ ssize_t kc_src_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 			     .len = len, .off = off };
 
 	return kc_call(fs, &a);
+}
+
+/* Does the source's root answer a stat (as this thread's user)? */
+bool kc_src_root_answers(struct kc_fs *fs)
+{
+	struct kc_call a = { .op = KC_CALL_FSTATAT, .fd = fs->root.fd,
+			     .name = "", .flags = AT_EMPTY_PATH, .quiet = true };
+
+	return !kc_call(fs, &a);
 }
 
 int kc_src_fstatvfs(struct kc_fs *fs, int fd, struct statvfs *st)

@@ -10,6 +10,7 @@
  * so that a command is in force as soon as the shell's write of it ends):
  *   ok                       pass the call through to DIR (also: no file)
  *   fail ENOTCONN|EIO|ESTALE the call fails with that errno
+ *   fail ERRNO NAME          only calls on files called NAME fail
  *   hang                     the call waits until the line says otherwise
  * Attributes and names are never cached by the kernel, and reads and
  * writes bypass its page cache, so that every call of the client reaches
@@ -31,13 +32,16 @@
 static const char *ctl_path;
 static int root_fd = -1;
 
-/* The command in force: 0 (ok), an errno (fail), or -1 (hang). */
-static int ctl_read(void)
+/*
+ * The command in force for @path: 0 (ok), an errno (fail), or -1 (hang).
+ */
+static int ctl_read(const char *path)
 {
 	static const struct { const char *name; int err; } errs[] = {
 		{ "ENOTCONN", ENOTCONN }, { "EIO", EIO }, { "ESTALE", ESTALE },
 	};
-	char line[64] = "";
+	char line[64] = "", *name;
+	const char *base = path ? strrchr(path, '/') : NULL;
 	unsigned int i;
 	ssize_t n;
 	int fd = open(ctl_path, O_RDONLY | O_CLOEXEC);
@@ -47,27 +51,32 @@ static int ctl_read(void)
 	n = read(fd, line, sizeof(line) - 1);
 	close(fd);
 	line[n > 0 ? n : 0] = 0;
-	if (!strncmp(line, "hang", 4))
+	line[strcspn(line, "\n")] = 0;
+	if (!strcmp(line, "hang"))
 		return -1;
+	if (strncmp(line, "fail ", 5))
+		return 0;
+	name = strchr(line + 5, ' ');
+	if (name && (!path || strcmp(name + 1, base ? base + 1 : path)))
+		return 0;
 	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++)
-		if (!strncmp(line, "fail ", 5) &&
-		    !strncmp(line + 5, errs[i].name, strlen(errs[i].name)))
+		if (!strncmp(line + 5, errs[i].name, strlen(errs[i].name)))
 			return errs[i].err;
 	return 0;
 }
 
-/* Obey the command: 0 to go on, or the errno to fail with. */
-static int gate(void)
+/* Obey the command for @path: 0 to go on, or the errno to fail with. */
+static int gate(const char *path)
 {
 	struct timespec ts = { 0, 10000000 };
 	int c;
 
-	while ((c = ctl_read()) < 0)
+	while ((c = ctl_read(path)) < 0)
 		nanosleep(&ts, NULL);
 	return c;
 }
 
-#define GATE() do { int g_ = gate(); if (g_) return -g_; } while (0)
+#define GATE(path) do { int g_ = gate(path); if (g_) return -g_; } while (0)
 
 /* A FUSE path as a name relative to DIR. */
 static const char *rel(const char *path)
@@ -92,7 +101,7 @@ static void *fl_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 static int fl_getattr(const char *path, struct stat *st,
 		      struct fuse_file_info *fi)
 {
-	GATE();
+	GATE(path);
 	if (fi)
 		return ret(fstat(fi->fh, st));
 	return ret(fstatat(root_fd, rel(path), st, AT_SYMLINK_NOFOLLOW));
@@ -107,7 +116,7 @@ static int fl_readdir(const char *path, void *buf, fuse_fill_dir_t fill,
 	int fd;
 
 	(void)off, (void)fi, (void)flags;
-	GATE();
+	GATE(path);
 	fd = openat(root_fd, rel(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	dp = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!dp) {
@@ -126,7 +135,7 @@ static int fl_open(const char *path, struct fuse_file_info *fi)
 {
 	int fd;
 
-	GATE();
+	GATE(path);
 	fd = openat(root_fd, rel(path), fi->flags & ~O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
@@ -138,7 +147,7 @@ static int fl_create(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
 	int fd;
 
-	GATE();
+	GATE(path);
 	fd = openat(root_fd, rel(path), fi->flags | O_CREAT, mode);
 	if (fd < 0)
 		return -errno;
@@ -152,7 +161,7 @@ static int fl_read(const char *path, char *buf, size_t size, off_t off,
 	ssize_t n;
 
 	(void)path;
-	GATE();
+	GATE(path);
 	n = pread(fi->fh, buf, size, off);
 	return n < 0 ? -errno : n;
 }
@@ -163,7 +172,7 @@ static int fl_write(const char *path, const char *buf, size_t size,
 	ssize_t n;
 
 	(void)path;
-	GATE();
+	GATE(path);
 	n = pwrite(fi->fh, buf, size, off);
 	return n < 0 ? -errno : n;
 }
@@ -178,25 +187,25 @@ static int fl_release(const char *path, struct fuse_file_info *fi)
 
 static int fl_unlink(const char *path)
 {
-	GATE();
+	GATE(path);
 	return ret(unlinkat(root_fd, rel(path), 0));
 }
 
 static int fl_mkdir(const char *path, mode_t mode)
 {
-	GATE();
+	GATE(path);
 	return ret(mkdirat(root_fd, rel(path), mode));
 }
 
 static int fl_rmdir(const char *path)
 {
-	GATE();
+	GATE(path);
 	return ret(unlinkat(root_fd, rel(path), AT_REMOVEDIR));
 }
 
 static int fl_rename(const char *from, const char *to, unsigned int flags)
 {
-	GATE();
+	GATE(from);
 	return ret(renameat2(root_fd, rel(from), root_fd, rel(to), flags));
 }
 
@@ -205,7 +214,7 @@ static int fl_truncate(const char *path, off_t size,
 {
 	int fd, r;
 
-	GATE();
+	GATE(path);
 	if (fi)
 		return ret(ftruncate(fi->fh, size));
 	fd = openat(root_fd, rel(path), O_WRONLY | O_CLOEXEC);
@@ -219,7 +228,7 @@ static int fl_truncate(const char *path, off_t size,
 static int fl_utimens(const char *path, const struct timespec tv[2],
 		      struct fuse_file_info *fi)
 {
-	GATE();
+	GATE(path);
 	if (fi)
 		return ret(futimens(fi->fh, tv));
 	return ret(utimensat(root_fd, rel(path), tv, AT_SYMLINK_NOFOLLOW));
@@ -227,7 +236,7 @@ static int fl_utimens(const char *path, const struct timespec tv[2],
 
 static int fl_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
-	GATE();
+	GATE(path);
 	if (fi)
 		return ret(fchmod(fi->fh, mode));
 	return ret(fchmodat(root_fd, rel(path), mode, 0));
@@ -236,7 +245,7 @@ static int fl_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
 static int fl_chown(const char *path, uid_t uid, gid_t gid,
 		    struct fuse_file_info *fi)
 {
-	GATE();
+	GATE(path);
 	if (fi)
 		return ret(fchown(fi->fh, uid, gid));
 	return ret(fchownat(root_fd, rel(path), uid, gid,
@@ -246,7 +255,7 @@ static int fl_chown(const char *path, uid_t uid, gid_t gid,
 static int fl_statfs(const char *path, struct statvfs *st)
 {
 	(void)path;
-	GATE();
+	GATE(path);
 	return ret(fstatvfs(root_fd, st));
 }
 
@@ -254,7 +263,7 @@ static int fl_fsync(const char *path, int datasync,
 		    struct fuse_file_info *fi)
 {
 	(void)path;
-	GATE();
+	GATE(path);
 	return ret(datasync ? fdatasync(fi->fh) : fsync(fi->fh));
 }
 

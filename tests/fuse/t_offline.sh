@@ -100,7 +100,21 @@ drop_pages "$mnt/a"
 tm cmp "$src/a" "$mnt/a" || fail "old bytes served after the source came back"
 ok "changed while offline: the new bytes after return"
 
-# EIO and ESTALE take it offline too.
+# One file's EIO or ESTALE (a bad block, a file deleted by another NFS
+# client) is that file's: the mount stays online, writes go on.
+for e in EIO ESTALE; do
+	echo "fail $e b" >"$ctl"
+	expect_err "" "one file's $e" cat "$mnt/b"
+	echo "x$e" >>"$mnt/dir/c" || fail "write beside one file's $e"
+	stats_fresh "$cache"
+	[ "$(stat_get "$cache" offline)" = 0 ] || fail "one file's $e: offline"
+	[ "$(stat_get "$cache" offline_entered)" = "$LEFT" ] ||
+		fail "one file's $e: offline_entered"
+done
+echo ok >"$ctl"
+ok "one file's EIO or ESTALE: still online"
+
+# EIO and ESTALE of the whole source take it offline.
 settle
 cache_whole a
 for e in EIO ESTALE; do
