@@ -26,17 +26,6 @@ echo ok >"$ctl"
 bg_mount "$flaky" "$KMIRROR_FLAKY" "$ctl" "$src" "$flaky" -f
 cfs_mount "$flaky" "$mnt" "$cache" source_timeout=1
 
-# Read until the cache holds all of FILE (a read from the cache alone).
-cache_whole() {
-	local i
-	for ((i = 0; i < 20; i++)); do
-		read_counting "$cache" "$src/$1" "$mnt/$1"
-		[ "$FROM_SOURCE" = 0 ] && return 0
-		sleep 0.2
-	done
-	fail "$1 still read from the source"
-}
-
 # back_online: the source answers; wait until the daemon says so (one
 # more offline_left than before).
 LEFT=0
@@ -61,7 +50,7 @@ expect_err() {
 	ok "$what: $want"
 }
 
-cache_whole a
+cache_whole "$cache" "$src/a" "$mnt/a"
 stat "$mnt/b" >/dev/null	# known by name, never read
 ok "a cached whole"
 
@@ -116,7 +105,7 @@ ok "one file's EIO or ESTALE: still online"
 
 # EIO and ESTALE of the whole source take it offline.
 settle
-cache_whole a
+cache_whole "$cache" "$src/a" "$mnt/a"
 for e in EIO ESTALE; do
 	echo "fail $e" >"$ctl"
 	drop_pages "$mnt/a"
@@ -127,7 +116,7 @@ done
 ok "EIO and ESTALE: offline and back"
 
 # A hanging source: source_timeout=1 bounds every wait.
-cache_whole a
+cache_whole "$cache" "$src/a" "$mnt/a"
 echo hang >"$ctl"
 t0=$(date +%s.%N)
 drop_pages "$mnt/a"
@@ -158,7 +147,7 @@ back_online
 cfs_umount "$mnt"
 mnt=$T/mnt2 cache=$T/cache2 LEFT=0
 cfs_mount "$flaky" "$mnt" "$cache"
-cache_whole a
+cache_whole "$cache" "$src/a" "$mnt/a"
 echo "fail ENOTCONN" >"$ctl"
 drop_pages "$mnt/a"
 OP_TIMEOUT=20 tm cmp "$src/a" "$mnt/a" || fail "no timeout: cached read"

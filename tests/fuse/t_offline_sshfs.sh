@@ -63,12 +63,7 @@ sessions() {
 	done
 }
 
-for ((i = 0; i < 20; i++)); do
-	read_counting "$cache" "$src/a" "$mnt/a"
-	[ "$FROM_SOURCE" = 0 ] && break
-	sleep 0.2
-done
-[ "$FROM_SOURCE" = 0 ] || fail "a still read from the source"
+cache_whole "$cache" "$src/a" "$mnt/a"
 stat "$mnt/b" >/dev/null
 ok "a cached whole over sshfs"
 
@@ -97,11 +92,7 @@ ok "sshd continued: online again, the changed file read new"
 
 # A dead source: sshfs killed, its mount answers ENOTCONN.
 settle
-for ((i = 0; i < 20; i++)); do
-	read_counting "$cache" "$src/a" "$mnt/a"
-	[ "$FROM_SOURCE" = 0 ] && break
-	sleep 0.2
-done
+cache_whole "$cache" "$src/a" "$mnt/a"
 kill -9 "$sshfs_pid"
 wait "$sshfs_pid" 2>/dev/null || true
 drop_pages "$mnt/a"
