@@ -115,7 +115,17 @@ for e in EIO ESTALE; do
 done
 ok "EIO and ESTALE: offline and back"
 
-# A hanging source: source_timeout=1 bounds every wait.
+# A hanging source: source_timeout=1 bounds every wait.  Not under
+# valgrind: memcheck makes a stat (not one of its blocking calls) holding
+# its lock, so a stat stuck in the source stops every thread.
+if [ "$VG" = 1 ]; then
+	say "the hanging source is not tried under valgrind"
+	cfs_umount "$mnt"
+	fusermount3 -u "$flaky"
+	daemon_wait "${DPID[$flaky]}" || fail "flaky_source did not exit"
+	unset "DPID[$flaky]"
+	exit 0
+fi
 cache_whole "$cache" "$src/a" "$mnt/a"
 echo hang >"$ctl"
 t0=$(date +%s.%N)
