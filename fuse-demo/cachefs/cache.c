@@ -301,7 +301,7 @@ int kc_cache_open(struct kc_fs *fs, struct kc_inode *in, int fd,
 	 * behind our back.
 	 */
 	pthread_rwlock_wrlock(&ic->io);
-	if (fstat(fd, &st)) {
+	if (kc_src_fstatat(fs, fd, "", &st, AT_EMPTY_PATH)) {
 		pthread_rwlock_unlock(&ic->io);
 		return -errno;
 	}
@@ -322,6 +322,34 @@ int kc_cache_open(struct kc_fs *fs, struct kc_inode *in, int fd,
 	pthread_rwlock_unlock(&ic->io);
 	*used = true;
 	return 0;
+}
+
+/*
+ * Offline: a use of @in's cached object, taken on the source's last
+ * attributes the cache knows (a coherent cookie is acquired with them);
+ * 0, or -EIO if @in has no cached object or a recheck is pending.
+ */
+int kc_cache_open_offline(struct kc_fs *fs, struct kc_inode *in, bool *used)
+{
+	struct kc_icache *ic = atomic_load(&in->ic);
+	struct kc_attr a;
+	int ret = -EIO;
+
+	*used = false;
+	if (!ic)
+		return -EIO;
+	pthread_rwlock_wrlock(&ic->io);
+	a = ic->known;
+	if (!atomic_load(&ic->recheck) && a.ino &&
+	    (ic->cookie || !kc_acquire(fs, in, ic, &a))) {
+		kc_use(fs, ic, false);
+		kc_index_touch(fs, ic->obj);
+		atomic_store(&ic->offline_used, true);
+		*used = true;
+		ret = 0;
+	}
+	pthread_rwlock_unlock(&ic->io);
+	return ret;
 }
 
 void kc_cache_release(struct kc_fs *fs, struct kc_inode *in)
@@ -349,7 +377,7 @@ static bool kc_recheck_locked(struct kc_fs *fs, struct kc_inode *in,
 		atomic_store(&ic->recheck, false);	/* nothing cached */
 		return false;
 	}
-	if (fstatat(in->fd, "", &st, AT_EMPTY_PATH)) {
+	if (kc_src_fstatat(fs, in->fd, "", &st, AT_EMPTY_PATH)) {
 		atomic_store(&ic->recheck, true);
 		return false;
 	}
@@ -394,7 +422,7 @@ void kc_cache_check_stat(struct kc_fs *fs, struct kc_inode *in,
 }
 
 /* Before a cached read: check the source if attr_timeout has passed. */
-void kc_cache_check_due(struct kc_fs *fs, struct kc_inode *in, int fd)
+void kc_cache_check_due(struct kc_fs *fs, struct kc_inode *in)
 {
 	struct kc_icache *ic = atomic_load(&in->ic);
 	struct stat st;
@@ -403,7 +431,8 @@ void kc_cache_check_due(struct kc_fs *fs, struct kc_inode *in, int fd)
 		    kc_now_ns() - atomic_load(&ic->checked_ns) <
 		    fs->attr_timeout_ns))
 		return;
-	if (fstat(fd, &st) == 0)
+	/* The inode's O_PATH descriptor: a file opened offline has no other. */
+	if (kc_src_fstatat(fs, in->fd, "", &st, AT_EMPTY_PATH) == 0)
 		kc_cache_check_stat(fs, in, &st, false);
 }
 
@@ -516,7 +545,8 @@ void kc_cache_forget(struct kc_fs *fs, struct kc_inode *in)
 	kc_behind_wait(ic);
 	pthread_rwlock_wrlock(&ic->io);
 	if (ic->cookie) {
-		retire = !fstatat(in->fd, "", &st, AT_EMPTY_PATH) &&
+		retire = !kc_src_fstatat(fs, in->fd, "", &st,
+					 AT_EMPTY_PATH) &&
 			 st.st_nlink == 0;
 		if (retire)
 			kc_count(fs, retired, 1);

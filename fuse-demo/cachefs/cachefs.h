@@ -27,6 +27,8 @@
  *   pins.c        pinned objects, never culled (DIR/kmirror-pins)
  *   control.c     DIR/kmirror.sock: pin, evict, per-file counters
  *   objfd.c       the backing file of an fscache operation
+ *   offline.c     the source's health: offline mode, probing, return
+ *   srccall.c     source calls that can be abandoned (source_timeout)
  *
  * Lock order (outer first): kc_icache.io (rwlock) -> kc_icache.lock ->
  * index lock -> inode table lock.  No libkmirror call is made with the
@@ -71,6 +73,7 @@ struct kc_config {
 	unsigned int	limit[KC_NLIM];		/* percent */
 	uint64_t	size_limit;		/* bytes, 0: none */
 	uint64_t	max_age;		/* seconds unused, 0: none */
+	unsigned int	source_timeout;		/* seconds, 0: none */
 	double		attr_timeout;
 	double		entry_timeout;
 	unsigned long	source_delay_us;
@@ -185,6 +188,8 @@ struct kc_icache {
 	struct kc_attr		known;		/* source attributes cached */
 	_Atomic uint64_t	checked_ns;	/* last coherency check */
 	atomic_bool		recheck;	/* check at the next operation */
+	atomic_bool		offline_used;	/* served offline: recheck on
+						 * return (offline.c) */
 	struct kc_map		map;
 	struct kc_fill		fills[KC_MAX_FILLS];
 	unsigned int		n_fills;
@@ -209,6 +214,10 @@ struct kc_inode {
 	atomic_uint		fd_waiters;	/* handlers out of descriptors
 						 * with this directory locked
 						 * (struct kc_fd_waiter) */
+	bool			has_attr;	/* @attr: the source's last
+						 * answer (table lock), for
+						 * offline lookups */
+	struct stat		attr;
 };
 
 struct kc_fs;
@@ -259,6 +268,8 @@ struct kc_stats {
 	atomic_ullong	unstable;
 	atomic_ullong	filled_behind, behind_dropped;
 	atomic_ullong	map_chunks_dropped;
+	atomic_ullong	offline_entered, offline_left;
+	atomic_ullong	offline_served, offline_refused;
 	atomic_uint	generation;	/* bumped by every change */
 };
 
@@ -287,8 +298,22 @@ struct kc_behind {
 	pthread_t		thread;
 };
 
+/* srccall.c: the runner threads of source calls that can be abandoned. */
+struct kc_call;
+struct kc_runners {
+	pthread_mutex_t		lock;
+	pthread_cond_t		work;	/* calls queued; a runner ended */
+	struct kc_call		*head, *tail;
+	unsigned int		n, idle;	/* threads, waiting ones */
+	bool			probing;	/* a probe is out */
+	bool			probe_ok;	/* the last one answered */
+	bool			stop;
+};
+
 struct kc_fs {
 	struct kc_config	cfg;
+	atomic_bool		offline;	/* offline.c */
+	struct kc_runners	runners;
 	struct kc_inode		root;
 	dev_t			source_dev;
 	int			cache_fd;	/* DIR */
@@ -338,6 +363,45 @@ void kc_creds_fini(void);
 void kc_creds_take(fuse_req_t req, struct kc_creds *saved);
 void kc_creds_drop(const struct kc_creds *saved);
 
+/* A thread's filesystem ids and groups, for another to act as. */
+struct kc_who {
+	uid_t	uid;
+	gid_t	gid;
+	int	n;
+	gid_t	*groups;
+};
+
+int kc_who_mine(struct kc_who *w);
+void kc_who_free(struct kc_who *w);
+void kc_creds_become(const struct kc_who *w);
+void kc_creds_unbecome(void);
+
+/* offline.c */
+bool kc_offline(struct kc_fs *fs);
+void kc_source_error(struct kc_fs *fs, int err);
+void kc_source_stalled(struct kc_fs *fs);
+bool kc_offline_refuse(fuse_req_t req, int err);
+void kc_offline_tick(struct kc_fs *fs);
+
+/* srccall.c: as the syscalls (-1 and errno), but offline and timed. */
+int kc_runners_init(struct kc_fs *fs);
+void kc_runners_stop(struct kc_fs *fs);
+int kc_src_fstatat(struct kc_fs *fs, int dirfd, const char *name,
+		   struct stat *st, int flags);
+int kc_src_openat(struct kc_fs *fs, int dirfd, const char *name, int flags,
+		  mode_t mode);
+ssize_t kc_src_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
+		     off_t off);
+void kc_src_close(struct kc_fs *fs, int fd);
+struct statvfs;
+int kc_src_fstatvfs(struct kc_fs *fs, int fd, struct statvfs *st);
+ssize_t kc_src_readlinkat(struct kc_fs *fs, int dirfd, const char *name,
+			  char *buf, size_t len);
+ssize_t kc_src_xattr(struct kc_fs *fs, const char *path, const char *name,
+		     char *buf, size_t len);
+int kc_src_probe(struct kc_fs *fs);
+bool kc_src_root_answers(struct kc_fs *fs);
+
 /* options.c */
 int kc_parse_args(struct fuse_args *args, struct kc_config *cfg,
 		  struct fuse_cmdline_opts *opts);
@@ -379,6 +443,13 @@ bool kc_fd_wait(struct kc_fd_waiter *w);
 /* After the last try (errno untouched). */
 void kc_fd_wait_end(struct kc_fd_waiter *w);
 bool kc_itable_full(struct kc_fs *fs);
+int kc_itable_each_cached(struct kc_fs *fs,
+			  void (*fn)(struct kc_fs *fs, struct kc_inode *in));
+struct kc_inode *kc_inode_known(struct kc_fs *fs, struct kc_inode *dir,
+				const char *name, struct stat *st);
+bool kc_inode_attr(struct kc_fs *fs, struct kc_inode *in, struct stat *st);
+void kc_inode_set_attr(struct kc_fs *fs, struct kc_inode *in,
+		       const struct stat *st);
 void kc_itable_evict(struct kc_fs *fs);
 void kc_itable_report(struct kc_fs *fs, FILE *f);
 
@@ -397,10 +468,11 @@ bool kc_attr_settled(const struct kc_attr *a);
 void kc_aux_encode(const struct kc_attr *a, uint8_t aux[KC_AUX_LEN]);
 int kc_cache_open(struct kc_fs *fs, struct kc_inode *in, int fd,
 		  bool will_modify, bool *used);
+int kc_cache_open_offline(struct kc_fs *fs, struct kc_inode *in, bool *used);
 void kc_cache_release(struct kc_fs *fs, struct kc_inode *in);
 void kc_cache_check_stat(struct kc_fs *fs, struct kc_inode *in,
 			 const struct stat *st, bool wait);
-void kc_cache_check_due(struct kc_fs *fs, struct kc_inode *in, int fd);
+void kc_cache_check_due(struct kc_fs *fs, struct kc_inode *in);
 void kc_cache_forget(struct kc_fs *fs, struct kc_inode *in);
 bool kc_cache_cull(struct kc_fs *fs, struct kc_inode *in);
 time_t kc_cache_last_used(struct kc_inode *in);

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <grp.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/fsuid.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -159,4 +160,52 @@ void kc_creds_drop(const struct kc_creds *saved)
 	setfsuid(0);
 	setfsgid(kc_daemon_gid);
 	syscall(SYS_setgroups, 0, NULL);
+}
+
+/*
+ * This thread's filesystem ids and groups (a caller's, after
+ * kc_creds_take()), for a runner to make a source call as them
+ * (srccall.c): 0 or -ENOMEM.
+ */
+int kc_who_mine(struct kc_who *w)
+{
+	long n;
+
+	memset(w, 0, sizeof(*w));
+	if (!kc_can_switch)
+		return 0;
+	w->uid = setfsuid(-1);
+	w->gid = setfsgid(-1);
+	n = syscall(SYS_getgroups, 0, NULL);
+	if (n <= 0)
+		return 0;
+	w->groups = malloc(n * sizeof(gid_t));
+	if (!w->groups)
+		return -ENOMEM;
+	n = syscall(SYS_getgroups, n, w->groups);
+	w->n = n > 0 ? n : 0;
+	return 0;
+}
+
+void kc_who_free(struct kc_who *w)
+{
+	free(w->groups);
+	w->groups = NULL;
+}
+
+/* Become @w (this thread only), and back to the daemon's baseline. */
+void kc_creds_become(const struct kc_who *w)
+{
+	if (!kc_can_switch)
+		return;
+	syscall(SYS_setgroups, w->n, w->groups);
+	setfsgid(w->gid);
+	setfsuid(w->uid);
+}
+
+void kc_creds_unbecome(void)
+{
+	const struct kc_creds c = { .switched = kc_can_switch };
+
+	kc_creds_drop(&c);
 }

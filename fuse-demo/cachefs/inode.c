@@ -188,6 +188,8 @@ static struct kc_inode *kc_inode_get(struct kc_fs *fs, struct kc_inode *dir,
 	}
 	in->nlookup++;
 	in->used = true;
+	in->attr = *st;
+	in->has_attr = true;
 	kc_set_name_locked(in, dir, name, &old_parent, &old_name);
 	if (t->n > fs->inode_budget)
 		kc_cull_kick(fs);	/* the housekeeper evicts */
@@ -196,6 +198,28 @@ static struct kc_inode *kc_inode_get(struct kc_fs *fs, struct kc_inode *dir,
 	if (fd >= 0)
 		close(fd);
 	return in;
+}
+
+/*
+ * Offline: the inode the daemon holds by the name @dir/@name, with the
+ * source's last attributes; its lookup count goes up by one.  0, or EIO
+ * when there is none (a name never looked up, or forgotten: the daemon
+ * cannot tell whether it exists).
+ */
+static int kc_lookup_offline(struct kc_fs *fs, struct kc_inode *dir,
+			     const char *name, struct fuse_entry_param *e)
+{
+	struct kc_inode *in = kc_inode_known(fs, dir, name, &e->attr);
+
+	if (!in) {
+		kc_count(fs, offline_refused, 1);
+		return EIO;
+	}
+	if (S_ISREG(in->type) && atomic_load(&in->ic))
+		atomic_store(&atomic_load(&in->ic)->offline_used, true);
+	e->ino = (uintptr_t)in;
+	kc_count(fs, offline_served, 1);
+	return 0;
 }
 
 /*
@@ -214,18 +238,23 @@ int kc_do_lookup(fuse_req_t req, struct kc_inode *dir, const char *name,
 	memset(e, 0, sizeof(*e));
 	e->attr_timeout = fs->cfg.attr_timeout;
 	e->entry_timeout = fs->cfg.entry_timeout;
+	if (kc_offline(fs))
+		return kc_lookup_offline(fs, dir, name, e);
 	kc_creds_take(req, &cr);
 	do {
-		fd = openat(dir->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		fd = kc_src_openat(fs, dir->fd, name,
+				   O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
 	} while (fd < 0 && kc_fd_wait(&w));
 	kc_fd_wait_end(&w);
-	if (fd < 0 || fstatat(fd, "", &e->attr,
-			      AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+	if (fd < 0 || kc_src_fstatat(fs, fd, "", &e->attr,
+				     AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		err = errno;
 	kc_creds_drop(&cr);
 	if (err) {
 		if (fd >= 0)
 			close(fd);
+		if (kc_offline(fs))	/* it went offline meanwhile */
+			return kc_lookup_offline(fs, dir, name, e);
 		return err;
 	}
 	in = kc_inode_get(fs, dir, name, fd, &e->attr);
@@ -332,7 +361,8 @@ int kc_inode_check_name(struct kc_fs *fs, struct kc_inode *in)
 	pthread_mutex_unlock(&fs->itable.lock);
 	if (!parent)
 		return 0;
-	if (fstatat(parent->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+	if (kc_src_fstatat(fs, parent->fd, name, &st,
+			   AT_SYMLINK_NOFOLLOW) == 0) {
 		if (st.st_dev != in->dev || st.st_ino != in->ino)
 			ret = -ESTALE;
 	} else if (errno == ENOENT) {
@@ -492,6 +522,88 @@ void kc_itable_report(struct kc_fs *fs, FILE *f)
 		}
 	}
 	pthread_mutex_unlock(&t->lock);
+}
+
+/*
+ * The live inode named @dir/@name with its last attributes in *@st, its
+ * lookup count up by one; NULL if none.  A walk of the whole table: only
+ * offline lookups ask.
+ */
+struct kc_inode *kc_inode_known(struct kc_fs *fs, struct kc_inode *dir,
+				const char *name, struct stat *st)
+{
+	struct kc_itable *t = &fs->itable;
+	struct kc_inode *in = NULL;
+	size_t i;
+
+	pthread_mutex_lock(&t->lock);
+	for (i = 0; i < t->nbuckets && !in; i++) {
+		for (in = t->bucket[i]; in; in = in->hnext)
+			if (in->parent == dir && in->has_attr && in->nlookup &&
+			    in->name && !strcmp(in->name, name))
+				break;
+	}
+	if (in) {
+		in->nlookup++;
+		in->used = true;
+		*st = in->attr;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return in;
+}
+
+/* @in's last attributes from the source into *@st; false if none. */
+bool kc_inode_attr(struct kc_fs *fs, struct kc_inode *in, struct stat *st)
+{
+	bool has;
+
+	pthread_mutex_lock(&fs->itable.lock);
+	has = in->has_attr;
+	if (has)
+		*st = in->attr;
+	pthread_mutex_unlock(&fs->itable.lock);
+	return has;
+}
+
+void kc_inode_set_attr(struct kc_fs *fs, struct kc_inode *in,
+		       const struct stat *st)
+{
+	pthread_mutex_lock(&fs->itable.lock);
+	in->attr = *st;
+	in->has_attr = true;
+	pthread_mutex_unlock(&fs->itable.lock);
+}
+
+/*
+ * Call @fn for every inode with caching state (pinned, no lock held):
+ * 0, or -ENOMEM and no call made.
+ */
+int kc_itable_each_cached(struct kc_fs *fs,
+			  void (*fn)(struct kc_fs *fs, struct kc_inode *in))
+{
+	struct kc_itable *t = &fs->itable;
+	struct kc_inode *in, **v;
+	size_t i, n = 0;
+
+	pthread_mutex_lock(&t->lock);
+	v = malloc((t->n + 1) * sizeof(*v));
+	for (i = 0; v && i < t->nbuckets; i++) {
+		for (in = t->bucket[i]; in; in = in->hnext) {
+			if (atomic_load(&in->ic)) {
+				kc_inode_pin(in);
+				v[n++] = in;
+			}
+		}
+	}
+	pthread_mutex_unlock(&t->lock);
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		fn(fs, v[i]);
+		kc_inode_unpin(v[i]);
+	}
+	free(v);
+	return 0;
 }
 
 /* At unmount: end every inode the kernel did not forget. */

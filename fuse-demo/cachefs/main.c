@@ -484,7 +484,8 @@ static int kc_start(struct kc_fs *fs, struct fuse_args *args, int notify)
 	bool mounted = false;
 	int ret = 1;
 
-	if (kc_scratch_init() || kc_creds_init() || kc_itable_init(fs)) {
+	if (kc_scratch_init() || kc_creds_init() || kc_itable_init(fs) ||
+	    kc_runners_init(fs)) {
 		kc_fail("cannot start: %s", strerror(errno ? errno : ENOMEM));
 		goto out;
 	}
@@ -499,6 +500,7 @@ static int kc_start(struct kc_fs *fs, struct fuse_args *args, int notify)
 	ret = ret == SIGTERM || ret == SIGINT || ret == SIGHUP ? 0 : !!ret;
 out:
 	kc_teardown(fs, mounted);
+	kc_runners_stop(fs);
 	kc_creds_fini();
 	kc_scratch_fini();
 	return ret;

@@ -46,9 +46,14 @@ void kc_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
+	if (kc_offline_refuse(req, EIO)) {	/* no listing is cached */
+		free(d);
+		return;
+	}
 	kc_creds_take(req, &cr);
 	do {
-		fd = openat(kc_inode(req, ino)->fd, ".", O_RDONLY | O_CLOEXEC);
+		fd = kc_src_openat(kc_fs(req), kc_inode(req, ino)->fd, ".",
+				   O_RDONLY | O_CLOEXEC, 0);
 	} while (fd < 0 && kc_fd_wait(&w));
 	kc_fd_wait_end(&w);
 	err = fd < 0 ? errno : 0;
@@ -120,9 +125,14 @@ static void kc_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		       off_t off, struct fuse_file_info *fi, bool plus)
 {
 	struct kc_dir *d = kc_dir(fi);
-	char *buf = calloc(1, size ? size : 1), *p = buf;
+	char *buf, *p;
 	size_t rem = size, n;
 	int err = 0;
+
+	if (kc_offline_refuse(req, EIO))
+		return;
+	buf = calloc(1, size ? size : 1);
+	p = buf;
 
 	if (!buf) {
 		fuse_reply_err(req, ENOMEM);

@@ -52,19 +52,43 @@ void kc_op_forget_multi(fuse_req_t req, size_t count,
 	fuse_reply_none(req);
 }
 
+/* Offline: the source's last attributes of @in, or EIO. */
+static void kc_getattr_offline(fuse_req_t req, struct kc_inode *in)
+{
+	struct kc_fs *fs = kc_fs(req);
+	struct kc_icache *ic = atomic_load(&in->ic);
+	struct stat st;
+
+	if (!kc_inode_attr(fs, in, &st)) {
+		kc_count(fs, offline_refused, 1);
+		fuse_reply_err(req, EIO);
+		return;
+	}
+	if (ic)
+		atomic_store(&ic->offline_used, true);
+	kc_count(fs, offline_served, 1);
+	fuse_reply_attr(req, &st, fs->cfg.attr_timeout);
+}
+
 void kc_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
+	struct kc_fs *fs = kc_fs(req);
 	struct kc_inode *in = kc_inode(req, ino);
 	struct stat st;
 
 	(void)fi;
-	if (fstatat(in->fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW)) {
-		fuse_reply_err(req, errno);
+	if (kc_src_fstatat(fs, in->fd, "", &st,
+			   AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW)) {
+		if (kc_offline(fs))
+			kc_getattr_offline(req, in);
+		else
+			fuse_reply_err(req, errno);
 		return;
 	}
+	kc_inode_set_attr(fs, in, &st);
 	if (S_ISREG(st.st_mode))
-		kc_cache_check_stat(kc_fs(req), in, &st, true);
-	fuse_reply_attr(req, &st, kc_fs(req)->cfg.attr_timeout);
+		kc_cache_check_stat(fs, in, &st, true);
+	fuse_reply_attr(req, &st, fs->cfg.attr_timeout);
 }
 
 /* The time fields of a setattr as utimensat() takes them. */
@@ -122,6 +146,8 @@ void kc_op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 	int fd = kc_fh_fd(fi), err;
 	struct kc_creds cr;
 
+	if (kc_offline_refuse(req, EROFS))
+		return;
 	if (valid & FUSE_SET_ATTR_SIZE)
 		ch.kind = KC_CH_SIZE;
 	if (S_ISREG(in->type))
@@ -139,8 +165,12 @@ void kc_op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 void kc_op_readlink(fuse_req_t req, fuse_ino_t ino)
 {
 	char buf[PATH_MAX + 1];
-	ssize_t n = readlinkat(kc_inode(req, ino)->fd, "", buf, sizeof(buf));
+	ssize_t n;
 
+	if (kc_offline_refuse(req, EIO))
+		return;
+	n = kc_src_readlinkat(kc_fs(req), kc_inode(req, ino)->fd, "", buf,
+			      sizeof(buf));
 	if (n < 0)
 		fuse_reply_err(req, errno);
 	else if (n == sizeof(buf))
@@ -179,6 +209,8 @@ static void kc_make(fuse_req_t req, fuse_ino_t parent, const char *name,
 	int dir = kc_inode(req, parent)->fd, ret, err;
 	struct kc_creds cr;
 
+	if (kc_offline_refuse(req, EROFS))
+		return;
 	kc_creds_take(req, &cr);
 	if (what == KC_MKNOD)
 		ret = mknodat(dir, name, mode, rdev);
@@ -220,6 +252,8 @@ void kc_op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t parent,
 	char proc[64];
 	int ret, err;
 
+	if (kc_offline_refuse(req, EROFS))
+		return;
 	if (S_ISREG(in->type))
 		ic = kc_change_begin(fs, in);
 	kc_creds_take(req, &cr);
@@ -262,11 +296,15 @@ void kc_op_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct kc_fs *fs = kc_fs(req);
 	struct kc_inode *dir = kc_inode(req, parent);
-	struct kc_inode *in = kc_named(fs, dir, name);
-	struct kc_icache *ic = kc_meta_begin(fs, in);
+	struct kc_icache *ic;
+	struct kc_inode *in;
 	struct kc_creds cr;
 	int ret, err;
 
+	if (kc_offline_refuse(req, EROFS))
+		return;
+	in = kc_named(fs, dir, name);
+	ic = kc_meta_begin(fs, in);
 	kc_creds_take(req, &cr);
 	ret = unlinkat(dir->fd, name, 0);
 	err = errno;
@@ -285,6 +323,8 @@ void kc_op_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct kc_creds cr;
 	int ret, err;
 
+	if (kc_offline_refuse(req, EROFS))
+		return;
 	kc_creds_take(req, &cr);
 	ret = unlinkat(kc_inode(req, parent)->fd, name, AT_REMOVEDIR);
 	err = errno;
@@ -314,12 +354,15 @@ void kc_op_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct kc_fs *fs = kc_fs(req);
 	struct kc_inode *dir = kc_inode(req, parent);
 	struct kc_inode *ndir = kc_inode(req, newparent);
-	struct kc_inode *src = kc_named(fs, dir, name);
-	struct kc_inode *dst = kc_named(fs, ndir, newname);
+	struct kc_inode *src, *dst;
 	struct kc_icache *is, *id;
 	struct kc_creds cr;
 	int ret, err;
 
+	if (kc_offline_refuse(req, EROFS))
+		return;
+	src = kc_named(fs, dir, name);
+	dst = kc_named(fs, ndir, newname);
 	if (dst == src && dst) {	/* same file: only one reference */
 		kc_inode_unpin(dst);
 		dst = NULL;
@@ -348,7 +391,9 @@ void kc_op_statfs(fuse_req_t req, fuse_ino_t ino)
 {
 	struct statvfs st;
 
-	if (fstatvfs(kc_inode(req, ino)->fd, &st))
+	if (kc_offline_refuse(req, EIO))
+		return;
+	if (kc_src_fstatvfs(kc_fs(req), kc_inode(req, ino)->fd, &st))
 		fuse_reply_err(req, errno);
 	else
 		fuse_reply_statfs(req, &st);

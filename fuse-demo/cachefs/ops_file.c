@@ -68,7 +68,7 @@ static void kc_file_free(struct kc_fs *fs, struct kc_handle *h)
 
 	if (f->used)
 		kc_cache_release(fs, f->in);
-	close(f->fd);
+	kc_src_close(fs, f->fd);
 	free(f);
 }
 
@@ -134,13 +134,44 @@ static int kc_open_source(fuse_req_t req, struct kc_inode *in,
 		ic = kc_change_begin(fs, in);
 	kc_creds_take(req, &cr);
 	do {
-		fd = open(proc, kc_source_flags(flags));
+		fd = kc_src_openat(fs, AT_FDCWD, proc, kc_source_flags(flags),
+				   0);
 	} while (fd < 0 && kc_fd_wait(&w));
 	kc_fd_wait_end(&w);
 	err = errno;
 	kc_creds_drop(&cr);
 	kc_change_end(fs, ic, in, fd, &ch);
 	return fd < 0 ? -err : fd;
+}
+
+/*
+ * Offline: a read-only open of a file with a cached object, served from
+ * the cache alone (the file has no source descriptor, fd -1).
+ */
+static void kc_open_offline(fuse_req_t req, struct kc_inode *in,
+			    struct fuse_file_info *fi)
+{
+	struct kc_fs *fs = kc_fs(req);
+	struct kc_file *f;
+	int err = EIO;
+
+	if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC))
+		err = EROFS;
+	else if (S_ISREG(in->type) && (f = calloc(1, sizeof(*f)))) {
+		f->in = in;
+		f->fd = -1;
+		if (!kc_cache_open_offline(fs, in, &f->used)) {
+			kc_count(fs, offline_served, 1);
+			kc_handle_add(fs, &f->h, kc_file_free);
+			fi->fh = (uintptr_t)f;
+			if (fuse_reply_open(req, fi))
+				kc_file_close(fs, f);
+			return;
+		}
+		free(f);
+	}
+	kc_count(fs, offline_refused, 1);
+	fuse_reply_err(req, err);
 }
 
 void kc_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -151,12 +182,20 @@ void kc_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	char proc[64];
 	int fd, err;
 
+	if (kc_offline(fs)) {
+		kc_open_offline(req, in, fi);
+		return;
+	}
 	if (S_ISREG(in->type) && kc_inode_check_name(fs, in)) {
 		fuse_reply_err(req, ESTALE);	/* the kernel looks it up again */
 		return;
 	}
 	kc_procname(proc, sizeof(proc), in->fd);
 	fd = kc_open_source(req, in, proc, fi->flags);
+	if (fd < 0 && kc_offline(fs)) {		/* it went offline now */
+		kc_open_offline(req, in, fi);
+		return;
+	}
 	if (fd < 0) {
 		fuse_reply_err(req, -fd);
 		return;
@@ -182,6 +221,8 @@ void kc_op_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct kc_file *f;
 	int fd, err;
 
+	if (kc_offline_refuse(req, EROFS))
+		return;
 	kc_creds_take(req, &cr);
 	do {
 		fd = openat(w.locked->fd, name,
@@ -247,9 +288,15 @@ void kc_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 	struct iovec iov = { (void *)buf, size };
 	struct kc_change ch = { .kind = KC_CH_WRITE, .off = off, .data = buf,
 				.append = append };
-	struct kc_icache *ic = kc_change_begin(fs, in);
-	ssize_t n = pwritev2(f->fd, &iov, 1, off, append ? RWF_APPEND : 0);
-	int err = errno;
+	struct kc_icache *ic;
+	ssize_t n;
+	int err;
+
+	if (kc_offline_refuse(req, EROFS))
+		return;
+	ic = kc_change_begin(fs, in);
+	n = pwritev2(f->fd, &iov, 1, off, append ? RWF_APPEND : 0);
+	err = errno;
 
 	if (n < 0) {		/* nothing or something: do not trust */
 		ch.kind = KC_CH_RANGE;
@@ -276,6 +323,9 @@ void kc_op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	int dfd, err = 0;
 
 	(void)ino;
+	/* Offline, what was written may not have reached the source. */
+	if (f->writable && kc_offline_refuse(req, EIO))
+		return;
 	if (f->writable) {
 		dfd = dup(f->fd);
 		if (dfd >= 0)
@@ -292,6 +342,8 @@ void kc_op_fsync(fuse_req_t req, fuse_ino_t ino, int datasync,
 	int fd = kc_file(fi)->fd;
 
 	(void)ino;
+	if (kc_offline_refuse(req, EIO))
+		return;
 	fuse_reply_err(req, (datasync ? fdatasync(fd) : fsync(fd)) ? errno : 0);
 }
 
@@ -320,8 +372,14 @@ void kc_op_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 	struct kc_inode *in = kc_inode(req, ino);
 	struct kc_change ch = { .kind = kc_falloc_kind(mode), .off = off,
 				.len = len };
-	struct kc_icache *ic = kc_change_begin(fs, in);
-	int ret = fallocate(kc_file(fi)->fd, mode, off, len), err = errno;
+	struct kc_icache *ic;
+	int ret, err;
+
+	if (kc_offline_refuse(req, EROFS))
+		return;
+	ic = kc_change_begin(fs, in);
+	ret = fallocate(kc_file(fi)->fd, mode, off, len);
+	err = errno;
 
 	kc_change_end(fs, ic, in, kc_file(fi)->fd, &ch);
 	fuse_reply_err(req, ret ? err : 0);
@@ -336,11 +394,14 @@ void kc_op_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in,
 	struct kc_inode *out = kc_inode(req, ino_out);
 	struct kc_change ch = { .kind = KC_CH_RANGE, .off = off_out,
 				.len = len };
-	struct kc_icache *ic = kc_change_begin(fs, out);
+	struct kc_icache *ic;
 	ssize_t n;
 	int err;
 
 	(void)ino_in;
+	if (kc_offline_refuse(req, EROFS))
+		return;
+	ic = kc_change_begin(fs, out);
 	n = copy_file_range(kc_file(fi_in)->fd, &off_in, kc_file(fi_out)->fd,
 			    &off_out, len, flags);
 	err = errno;
@@ -356,9 +417,12 @@ void kc_op_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in,
 void kc_op_lseek(fuse_req_t req, fuse_ino_t ino, off_t off, int whence,
 		 struct fuse_file_info *fi)
 {
-	off_t res = lseek(kc_file(fi)->fd, off, whence);
+	off_t res;
 
 	(void)ino;
+	if (kc_offline_refuse(req, EIO))
+		return;
+	res = lseek(kc_file(fi)->fd, off, whence);
 	if (res < 0)
 		fuse_reply_err(req, errno);
 	else

@@ -44,7 +44,7 @@ void kc_op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	ssize_t n;
 	int err;
 
-	if (kc_no_xattr(req))
+	if (kc_no_xattr(req) || kc_offline_refuse(req, EIO))
 		return;
 	value = size ? malloc(size) : NULL;
 	if (size && !value) {
@@ -53,7 +53,7 @@ void kc_op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	}
 	kc_procname(proc, sizeof(proc), kc_inode(req, ino)->fd);
 	kc_creds_take(req, &cr);
-	n = getxattr(proc, name, value, size);
+	n = kc_src_xattr(kc_fs(req), proc, name, value, size);
 	err = errno;
 	kc_creds_drop(&cr);
 	kc_reply_value(req, size, n, value, err);
@@ -67,7 +67,7 @@ void kc_op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	ssize_t n;
 	int err;
 
-	if (kc_no_xattr(req))
+	if (kc_no_xattr(req) || kc_offline_refuse(req, EIO))
 		return;
 	value = size ? malloc(size) : NULL;
 	if (size && !value) {
@@ -76,7 +76,7 @@ void kc_op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	}
 	kc_procname(proc, sizeof(proc), kc_inode(req, ino)->fd);
 	kc_creds_take(req, &cr);
-	n = listxattr(proc, value, size);
+	n = kc_src_xattr(kc_fs(req), proc, NULL, value, size);
 	err = errno;
 	kc_creds_drop(&cr);
 	kc_reply_value(req, size, n, value, err);
@@ -96,7 +96,7 @@ static void kc_xattr_change(fuse_req_t req, fuse_ino_t ino, const char *name,
 	char proc[64];
 	int ret, err;
 
-	if (kc_no_xattr(req))
+	if (kc_no_xattr(req) || kc_offline_refuse(req, EROFS))
 		return;
 	if (S_ISREG(in->type))
 		ic = kc_change_begin(fs, in);

@@ -25,7 +25,7 @@
 struct kc_raw {
 	char	*cache, *tag, *granule, *size_limit;
 	char	*attr_timeout, *entry_timeout, *delay, *behind;
-	char	*fill_delay, *max_age;
+	char	*fill_delay, *max_age, *source_timeout;
 	char	*limit[KC_NLIM];
 	char	*source;
 	int	nonopts;
@@ -47,6 +47,7 @@ static const struct fuse_opt kc_opts[] = {
 	KC_OPT("fill_behind=%s", behind),
 	KC_OPT("fill_delay_us=%s", fill_delay),
 	KC_OPT("max_age=%s", max_age),
+	KC_OPT("source_timeout=%s", source_timeout),
 	KC_OPT("frun=%s", limit[KC_FRUN]),
 	KC_OPT("fcull=%s", limit[KC_FCULL]),
 	KC_OPT("fstop=%s", limit[KC_FSTOP]),
@@ -216,6 +217,21 @@ static int kc_parse_age(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* "0" (none), "30", "30s", "5m", "1h": seconds, at most a day. */
+static int kc_parse_timeout(const char *s, unsigned int *out)
+{
+	uint64_t v;
+
+	if (!strcmp(s, "0")) {
+		*out = 0;
+		return 0;
+	}
+	if (kc_parse_age(s, &v) || strchr(s, 'd') || v > 86400)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
 /* -o NAME=@s, if given: a plain number of @unit up to @max in *@out. */
 static int kc_check_count(const char *name, const char *s, uint64_t max,
 			  const char *unit, uint64_t *out)
@@ -257,6 +273,12 @@ static int kc_check_numbers(const struct kc_raw *raw, struct kc_config *cfg)
 	if (raw->max_age && kc_parse_age(raw->max_age, &cfg->max_age)) {
 		kc_fail("max_age=%s: not an age (e.g. 3600, 90m, 12h, 30d)",
 			raw->max_age);
+		return -EINVAL;
+	}
+	if (raw->source_timeout &&
+	    kc_parse_timeout(raw->source_timeout, &cfg->source_timeout)) {
+		kc_fail("source_timeout=%s: not a timeout (0, or seconds up "
+			"to a day: 30, 30s, 5m, 1h)", raw->source_timeout);
 		return -EINVAL;
 	}
 	if (raw->attr_timeout &&
@@ -346,6 +368,7 @@ static void kc_raw_free(struct kc_raw *raw)
 	free(raw->behind);
 	free(raw->fill_delay);
 	free(raw->max_age);
+	free(raw->source_timeout);
 	for (i = 0; i < KC_NLIM; i++)
 		free(raw->limit[i]);
 }
@@ -372,6 +395,9 @@ KC_NAME " options:\n"
 "    -o entry_timeout=SECS  name cache timeout (default 1.0)\n"
 "    -o max_age=AGE         cull objects unused for AGE (seconds, or\n"
 "                           with m, h, d: 90m, 12h, 30d)\n"
+"    -o source_timeout=T    a source call unanswered for T (seconds, or\n"
+"                           with s, m, h) takes the mount offline\n"
+"                           (default 0: wait for the source)\n"
 "    -o fill_behind=N       fill the cache behind reads, from at most N\n"
 "                           buffers of 1M (default 8; 0: fill inline)\n"
 "    -o fill_delay_us=N     sleep N microseconds before storing each\n"

@@ -102,7 +102,8 @@ ssize_t kc_source_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 
 	kc_sleep_us(fs->cfg.source_delay_us);
 	while (done < len) {
-		n = pread(fd, (char *)buf + done, len - done, off + done);
+		n = kc_src_pread(fs, fd, (char *)buf + done, len - done,
+				 off + done);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -215,7 +216,7 @@ static void kc_fill_begin(struct kc_rd *r)
 	struct stat st;
 	bool same;
 
-	if (fstat(r->fd, &st)) {
+	if (kc_src_fstatat(r->fs, r->fd, "", &st, AT_EMPTY_PATH)) {
 		r->stable = false;
 		return;
 	}
@@ -237,7 +238,7 @@ static bool kc_fill_unchanged(struct kc_rd *r)
 	struct kc_attr a;
 	struct stat st;
 
-	if (!fstat(r->fd, &st)) {
+	if (!kc_src_fstatat(r->fs, r->fd, "", &st, AT_EMPTY_PATH)) {
 		kc_attr_from_stat(&a, &st);
 		if (kc_attr_eq(&a, &r->id))
 			return true;
@@ -604,9 +605,49 @@ static int kc_read_cached(struct kc_rd *r)
 }
 
 /*
+ * Without the source (offline.c; or a file opened offline, @fd -1): the
+ * part of [@off, @off + @size) below the file's known size, if the cache
+ * holds all of it and no recheck of the file is pending; else -EIO.
+ */
+static ssize_t kc_cache_read_only(struct kc_fs *fs, struct kc_icache *ic,
+				  char *buf, size_t size, off_t off)
+{
+	struct kc_rd r = { .fs = fs, .ic = ic, .fd = -1, .buf = buf,
+			   .off = off, .pos = off };
+	unsigned int shift = ic->map.shift;
+	int ret = -EIO;
+	uint64_t g;
+
+	pthread_rwlock_rdlock(&ic->io);
+	r.size = ic->known.size;
+	r.end = off + (off_t)size < r.size ? off + (off_t)size : r.size;
+	if (off >= r.end) {
+		ret = 0;		/* at or past the end */
+	} else if (!atomic_load(&ic->recheck) && ic->cookie && ic->caching &&
+		   !fscache_begin_read_operation(&r.cres, ic->cookie)) {
+		g = off >> shift;
+		pthread_mutex_lock(&ic->lock);
+		ret = kc_map_run(&ic->map, g, (r.end - 1) >> shift, true) ==
+		      ((uint64_t)(r.end - 1) >> shift) - g + 1 ? 0 : -EIO;
+		pthread_mutex_unlock(&ic->lock);
+		if (!ret) {
+			ret = fscache_read(&r.cres, off, buf, r.end - off,
+					   FSCACHE_READ_HOLE_IGNORE) ==
+			      r.end - off ? 0 : -EIO;
+		}
+		fscache_end_operation(&r.cres);
+	}
+	pthread_rwlock_unlock(&ic->io);
+	if (ret)
+		return ret;
+	kc_read_stats(fs, ic, r.end > off ? r.end - off : 0, 0, false);
+	return r.end > off ? r.end - off : 0;
+}
+
+/*
  * Read @size bytes at @off of @in through the cache into @buf, @fd being
- * an open descriptor of the source file.  Bytes read, or a negative errno
- * of the source.
+ * an open descriptor of the source file (-1: opened offline).  Bytes
+ * read, or a negative errno of the source.
  */
 ssize_t kc_cache_read(struct kc_fs *fs, struct kc_inode *in, int fd,
 		      char *buf, size_t size, off_t off)
@@ -619,7 +660,16 @@ ssize_t kc_cache_read(struct kc_fs *fs, struct kc_inode *in, int fd,
 
 	if (!ic)
 		goto direct;
-	kc_cache_check_due(fs, in, fd);
+	kc_cache_check_due(fs, in);
+	if (kc_offline(fs)) {
+		atomic_store(&ic->offline_used, true);
+		n = kc_cache_read_only(fs, ic, buf, size, off);
+		kc_count(fs, offline_served, n >= 0);
+		kc_count(fs, offline_refused, n < 0);
+		return n;
+	}
+	if (fd < 0)
+		return kc_cache_read_only(fs, ic, buf, size, off);
 	pthread_rwlock_rdlock(&ic->io);
 	r.size = ic->known.size;
 	if (!ic->cookie || !ic->caching || off >= r.size ||
@@ -631,6 +681,8 @@ ssize_t kc_cache_read(struct kc_fs *fs, struct kc_inode *in, int fd,
 	ret = kc_read_cached(&r);
 	fscache_end_operation(&r.cres);
 	pthread_rwlock_unlock(&ic->io);
+	if (ret < 0 && kc_offline(fs))		/* it went offline now */
+		return kc_cache_read(fs, in, fd, buf, size, off);
 	if (ret < 0)
 		return ret;
 	if (!r.eof && r.end < off + (off_t)size) {	/* grown meanwhile? */
@@ -648,5 +700,7 @@ direct:
 	n = kc_source_pread(fs, fd, buf, size, off);
 	if (n >= 0)
 		kc_read_stats(fs, ic, 0, n, true);
+	else if (kc_offline(fs))
+		kc_count(fs, offline_refused, 1);
 	return n;
 }

@@ -39,6 +39,11 @@
  *   behind_dropped     such pieces not stored: the file was written
  *                      or invalidated before their turn came
  *   fill_behind_buffers  their buffers made so far (at most fill_behind)
+ *   offline            1 while the source is offline (offline.c)
+ *   offline_entered    times the source went offline
+ *   offline_left       times it answered again (back online)
+ *   offline_served     requests answered from the cache while offline
+ *   offline_refused    requests refused while offline (EIO, EROFS)
  *   objects            data objects in the cache (all volumes)
  *   cache_bytes        their size on disk, in bytes
  */
@@ -93,6 +98,11 @@ static void kc_stats_print(struct kc_fs *fs, FILE *f, bool mounted)
 	fprintf(f, "filled_behind: %llu\nbehind_dropped: %llu\n"
 		"fill_behind_buffers: %u\n", kc_get(&s->filled_behind),
 		kc_get(&s->behind_dropped), kc_behind_buffers(fs));
+	fprintf(f, "offline: %d\noffline_entered: %llu\noffline_left: %llu\n"
+		"offline_served: %llu\noffline_refused: %llu\n",
+		kc_offline(fs), kc_get(&s->offline_entered),
+		kc_get(&s->offline_left), kc_get(&s->offline_served),
+		kc_get(&s->offline_refused));
 	fprintf(f, "objects: %" PRIu64 "\ncache_bytes: %" PRIu64 "\n"
 		"index: %s\n", objects, bytes, kc_index_state(fs));
 }

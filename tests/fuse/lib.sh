@@ -356,6 +356,18 @@ read_counting() {
 	FROM_SOURCE=$(($(stat_get "$1" bytes_from_source) - b0))
 }
 
+# cache_whole CACHE SRCFILE MNTFILE: read MNTFILE until a read of it comes
+# from the cache alone (what is filled behind a read lands a little later).
+cache_whole() {
+	local i
+	for ((i = 0; i < 20; i++)); do
+		read_counting "$1" "$2" "$3"
+		[ "$FROM_SOURCE" = 0 ] && return 0
+		sleep 0.2
+	done
+	fail "$3 still read from the source"
+}
+
 # drop_pages for every regular file under DIR.
 drop_tree() {
 	local f

@@ -32,6 +32,16 @@ refused "fill_delay_us not a number" "fill_delay_us" \
 	"$src" "$mnt" -f -o cache="$T/c1",fill_delay_us=-1
 refused "max_age=0" "max_age" "$src" "$mnt" -f -o cache="$T/c1",max_age=0
 refused "max_age in weeks" "max_age" "$src" "$mnt" -f -o cache="$T/c1",max_age=2w
+refused "source_timeout negative" "source_timeout" \
+	"$src" "$mnt" -f -o cache="$T/c1",source_timeout=-1
+refused "source_timeout in days" "source_timeout" \
+	"$src" "$mnt" -f -o cache="$T/c1",source_timeout=1d
+refused "source_timeout past a day" "source_timeout" \
+	"$src" "$mnt" -f -o cache="$T/c1",source_timeout=25h
+refused "source_timeout empty" "source_timeout" \
+	"$src" "$mnt" -f -o cache="$T/c1",source_timeout=
+refused "source_timeout 0s" "source_timeout" \
+	"$src" "$mnt" -f -o cache="$T/c1",source_timeout=0s
 
 # A filesystem without user xattrs for the cache dir.
 noxattr=

@@ -12,7 +12,7 @@ clang lld llvm libclang-rt-14-dev \
 liburcu-dev libcmocka-dev libfuse3-dev fuse3 valgrind attr xz-utils \
 linux-source-6.1 ccache rclone gnuplot-nox \
 flex bison bc libelf-dev libssl-dev cpio kmod qemu-system-x86 busybox-static \
-e2fsprogs libcap-dev \
+e2fsprogs libcap-dev sshfs openssh-server \
 ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse ceph-common uuid-runtime iproute2"
 
 missing=
