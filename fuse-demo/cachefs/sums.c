@@ -139,9 +139,10 @@ static uint64_t kc_fnv64(const void *p, size_t len)
 	return h;
 }
 
-/* Name the sidecar of the object @o of the index @x (index lock held). */
-static void kc_sums_name_locked(struct kc_index *x, const struct kc_obj *o,
-				char *name)
+/* Name the sidecar of the object @o (held or culling: its key stays) of
+ * the index @x; kc_vol_at() takes the index lock. */
+static void kc_sums_name(struct kc_index *x, const struct kc_obj *o,
+			 char *name)
 {
 	const struct kc_vol *v = kc_vol_at(x, o->vol);
 	const uint8_t *key = kc_obj_key(o);
@@ -167,9 +168,7 @@ void kc_sidecar_of(struct kc_fs *fs, const struct kc_obj *o,
 	sc->name[0] = 0;
 	if (!o || sc->dirfd < 0)
 		return;
-	pthread_mutex_lock(&fs->index->lock);
-	kc_sums_name_locked(fs->index, o, sc->name);
-	pthread_mutex_unlock(&fs->index->lock);
+	kc_sums_name(fs->index, o, sc->name);
 }
 
 /* The object @o is gone, or about to be: so are its sums. */
