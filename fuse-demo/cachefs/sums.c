@@ -236,9 +236,10 @@ int kc_sums_save(const struct kc_map *m, const struct kc_sidecar *sc,
 		 const struct stat *st)
 {
 	char tmp[KC_SUMS_NAME + 8];
-	struct kc_sums_hdr h;
 	uint64_t n = kc_map_end(m), g;
-	uint32_t crc, zero = 0;
+	struct kc_sums_hdr *h;
+	uint32_t *sum;
+	size_t len;
 	int fd, ret;
 
 	if (!sc->name[0])
@@ -248,23 +249,23 @@ int kc_sums_save(const struct kc_map *m, const struct kc_sidecar *sc,
 			return -errno;
 		return 0;
 	}
+	/* One buffer, one write: header, sums, their CRC32C. */
+	len = sizeof(*h) + (n + 1) * sizeof(*sum);
+	h = calloc(1, len);
+	if (!h)
+		return -ENOMEM;
+	kc_sums_header(m, st, n, h);
+	sum = (uint32_t *)(h + 1);
+	for (g = 0; g < n; g++)
+		sum[g] = g < m->nsum && kc_map_test(m, g) ? m->sum[g] : 0;
+	sum[n] = kc_crc32c(0, h, len - sizeof(*sum));
 	snprintf(tmp, sizeof(tmp), "%s.tmp", sc->name);
 	fd = openat(sc->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 		    0600);
+	ret = fd < 0 ? -errno : kc_write_all(fd, h, len);
+	free(h);
 	if (fd < 0)
-		return -errno;
-	kc_sums_header(m, st, n, &h);
-	crc = kc_crc32c(0, &h, sizeof(h));
-	ret = kc_write_all(fd, &h, sizeof(h));
-	for (g = 0; !ret && g < n; g++) {
-		const uint32_t *s = g < m->nsum && kc_map_test(m, g) ?
-				    &m->sum[g] : &zero;
-
-		crc = kc_crc32c(crc, s, sizeof(*s));
-		ret = kc_write_all(fd, s, sizeof(*s));
-	}
-	if (!ret)
-		ret = kc_write_all(fd, &crc, sizeof(crc));
+		return ret;
 	if (!ret && fsync(fd))
 		ret = -errno;
 	close(fd);
