@@ -267,6 +267,7 @@ static void kc_invalidate(struct kc_fs *fs, struct kc_icache *ic,
 
 	kc_aux_encode(a, aux);
 	fscache_invalidate(ic->cookie, aux, a->size, 0);
+	kc_sums_remove(fs, ic->obj);	/* of the object just replaced */
 	pthread_mutex_lock(&ic->lock);
 	ic->gen++;
 	kc_map_reset(&ic->map);
@@ -526,6 +527,8 @@ static void kc_drop_cookie(struct kc_fs *fs, struct kc_icache *ic,
 	kc_map_reset(&ic->map);
 	pthread_mutex_unlock(&ic->lock);
 	fscache_relinquish_cookie(c, retire);
+	if (retire)
+		kc_sums_remove(fs, obj);
 	if (unhold)
 		kc_index_unhold(fs, obj, retire);
 }

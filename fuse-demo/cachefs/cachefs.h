@@ -19,6 +19,8 @@
  *   readthrough.c cached reads, granule fills
  *   writethrough.c write-through, size changes, the map's object
  *   granule.c     the content map in the object's xattrs (crash rules)
+ *   sums.c        a CRC32C per granule, in DIR/kmirror-sums (verify=on)
+ *   crc32c.c      CRC32C, with SSE4.2 where the CPU has it
  *   index.c       the in-memory index of the cache's objects (index.h)
  *   index_scan.c  finding the cache's objects in the background
  *   index_file.c  the index across mounts (DIR/kmirror-index)
@@ -58,6 +60,8 @@
 #define KC_GRANULE_MAX_SHIFT	26		/* 64 MiB */
 #define KC_LOCK_FILE		"kmirror.lock"
 #define KC_STATS_FILE		"kmirror-stats"
+#define KC_SUMS_DIR		"kmirror-sums"
+#define KC_SUMS_NAME		160	/* a sidecar's name, with the NUL */
 #define KC_VOLUME_KEY_MAX	254
 #define KC_SIZE_LIMIT_MIN	(1ull << 20)	/* -o size_limit= */
 
@@ -79,6 +83,7 @@ struct kc_config {
 	unsigned long	source_delay_us;
 	unsigned long	fill_delay_us;		/* before a store behind */
 	int		no_xattr;		/* -o no_xattr: ENOSYS */
+	bool		verify;			/* -o verify=on (sums.c) */
 	unsigned int	fill_behind;		/* buffers, 0: fill inline */
 	int		foreground;
 	int		debug;
@@ -111,6 +116,17 @@ struct kc_map {
 	bool		bound;		/* odev/oino name the object described */
 	dev_t		odev;
 	ino_t		oino;
+	uint32_t	*sum;		/* CRC32C per granule (sums.c) */
+	uint8_t		*verified;	/* bit per granule: checked or stored
+					 * since the map was loaded */
+	uint64_t	nsum;		/* granules sum[] holds, 8 * k */
+};
+
+/* Where an object's sums live (sums.c); an empty name: nowhere. */
+struct kc_sidecar {
+	int		dirfd;		/* DIR/kmirror-sums */
+	bool		verify;		/* else: remove them at a flush */
+	char		name[KC_SUMS_NAME];
 };
 
 /* What kc_map_load() found on an object. */
@@ -121,6 +137,8 @@ enum kc_map_state {
 				 * granule size): discarded */
 	KC_MAP_DAMAGED,		/* sealed, but the object changed behind our
 				 * back: discarded */
+	KC_MAP_NOSUMS,		/* sealed, but with verify=on no sums bound
+				 * to the object: discarded */
 };
 
 void kc_map_init(struct kc_map *m, unsigned int shift);
@@ -132,9 +150,22 @@ uint64_t kc_map_run(const struct kc_map *m, uint64_t g, uint64_t last,
 int kc_map_set(struct kc_map *m, uint64_t g, bool on);
 void kc_map_clear_from(struct kc_map *m, uint64_t g);
 int kc_map_load(struct kc_map *m, int fd, uint64_t object_size,
-		enum kc_map_state *state);
+		const struct kc_sidecar *sc, enum kc_map_state *state);
 int kc_map_unseal(struct kc_map *m, int fd);
-int kc_map_flush(struct kc_map *m, int fd, unsigned int *lost);
+int kc_map_flush(struct kc_map *m, int fd, const struct kc_sidecar *sc,
+		 unsigned int *lost);
+
+/* ---- sums.c: a CRC32C per granule ----------------------------------- */
+
+int kc_map_sum_set(struct kc_map *m, uint64_t g, uint32_t crc);
+void kc_map_sum_forget(struct kc_map *m, uint64_t g);
+bool kc_map_verified(const struct kc_map *m, uint64_t g);
+uint32_t kc_map_sum(const struct kc_map *m, uint64_t g);
+void kc_map_sums_free(struct kc_map *m);
+int kc_sums_save(const struct kc_map *m, const struct kc_sidecar *sc,
+		 const struct stat *st);
+int kc_sums_load(struct kc_map *m, const struct kc_sidecar *sc,
+		 const struct stat *st);
 
 /* ---- inode.c / cache.c: inodes and their caching state -------------- */
 
@@ -270,6 +301,7 @@ struct kc_stats {
 	atomic_ullong	map_chunks_dropped;
 	atomic_ullong	offline_entered, offline_left;
 	atomic_ullong	offline_served, offline_refused;
+	atomic_ullong	verify_failures, sums_missing;
 	atomic_uint	generation;	/* bumped by every change */
 };
 
@@ -318,6 +350,7 @@ struct kc_fs {
 	dev_t			source_dev;
 	int			cache_fd;	/* DIR */
 	int			lock_fd;	/* DIR/kmirror.lock */
+	int			sums_fd;	/* DIR/kmirror-sums, or -1 */
 	char			*volume_key;
 	struct fscache_cache	*cache;
 	struct fscache_volume	*volume;
@@ -574,6 +607,19 @@ int kc_stats_write(struct kc_fs *fs, bool mounted);
 void kc_stats_write_if_changed(struct kc_fs *fs);
 void kc_stats_show(struct kc_fs *fs, FILE *f);
 void kc_cache_error(struct kc_fs *fs, const char *what, long err);
+
+/* sums.c, with the filesystem */
+struct fscache_cache_resources;
+int kc_sums_open(struct kc_fs *fs);
+void kc_sidecar_of(struct kc_fs *fs, const struct kc_obj *o,
+		   struct kc_sidecar *sc);
+void kc_sums_remove(struct kc_fs *fs, const struct kc_obj *o);
+int kc_object_crc(struct fscache_cache_resources *cres, off_t lo,
+		  size_t len, uint32_t *crc);
+void kc_verify_failed(struct kc_fs *fs, int fd, uint64_t g);
+int kc_granule_check(struct kc_icache *ic,
+		     struct fscache_cache_resources *cres, uint64_t g,
+		     int64_t size);
 
 /* objfd.c */
 int kc_cres_fd(const struct fscache_cache_resources *cres);

@@ -277,6 +277,7 @@ static bool kc_cull_unheld(struct kc_fs *fs, struct kc_obj *o)
 	if (!c)
 		return false;
 	fscache_relinquish_cookie(c, true);
+	kc_sums_remove(fs, o);
 	return kc_obj_path(fs->index, o, path, sizeof(path)) < 0 ||
 	       (fstatat(fs->cache_fd, path, &st, AT_SYMLINK_NOFOLLOW) &&
 		errno == ENOENT);

@@ -28,7 +28,8 @@
  *     flush, the object on disk has no seal: a process killed anywhere in
  *     between leaves a map that will be discarded.
  *  3. kc_map_flush() seals in this order: fdatasync() of the data, the
- *     map xattrs, fsync() (so the maps are durable before the seal), then
+ *     map xattrs, fsync() (so the maps are durable before the seal), the
+ *     granules' checksums (sums.c: written, fsync()ed, renamed), then
  *     the seal.  A seal on disk therefore always describes data that was
  *     on disk before it.
  *  4. The object itself is only ever reused if libkmirror's coherency
@@ -71,6 +72,7 @@ void kc_map_reset(struct kc_map *m)
 	for (i = 0; i < m->n; i++)
 		free(m->chunk[i]);
 	free(m->chunk);
+	kc_map_sums_free(m);
 	kc_map_init(m, m->shift);
 }
 
@@ -167,7 +169,10 @@ uint64_t kc_map_run(const struct kc_map *m, uint64_t g, uint64_t last,
 	return g - start;
 }
 
-/* Set or clear the bit of granule @g; 0 or -ENOMEM.  Marks the map dirty. */
+/*
+ * Set or clear the bit of granule @g; 0 or -ENOMEM.  Marks the map dirty.
+ * A change makes the granule's sum unchecked: the caller sets a new one.
+ */
 int kc_map_set(struct kc_map *m, uint64_t g, bool on)
 {
 	unsigned int b = g % KC_CHUNK_BITS;
@@ -179,6 +184,7 @@ int kc_map_set(struct kc_map *m, uint64_t g, bool on)
 		return on ? -ENOMEM : 0;
 	if (kc_bit(c, b) == on)
 		return 0;
+	kc_map_sum_forget(m, g);
 	c->bits[b / 8] ^= 1u << (b % 8);
 	if (on) {
 		c->nset++;
@@ -368,12 +374,12 @@ static bool kc_map_claims_past(const struct kc_map *m, uint64_t object_size,
 
 /*
  * Load the map of the object @fd (@object_size bytes) and say in *@state
- * what was found.  Only a map under a valid seal (rule 1)
- * is loaded; any other map xattrs and seal are removed, and the map is
+ * what was found.  Only a map under a valid seal (rule 1), and with
+ * verify=on with the sums of its sidecar @sc (sums.c), is loaded; any other map xattrs and seal are removed, and the map is
  * empty.  0, or -errno (the map is then empty).  The map is reset first.
  */
 int kc_map_load(struct kc_map *m, int fd, uint64_t object_size,
-		enum kc_map_state *state)
+		const struct kc_sidecar *sc, enum kc_map_state *state)
 {
 	uint64_t ngranules = (object_size + (1ull << m->shift) - 1) >>
 			     m->shift;
@@ -396,6 +402,10 @@ int kc_map_load(struct kc_map *m, int fd, uint64_t object_size,
 	if (!ret && *state == KC_MAP_CLEAN &&
 	    kc_map_claims_past(m, object_size, st.st_size))
 		*state = KC_MAP_DAMAGED;
+	/* verify=on: present granules without a trusted sum are absent. */
+	if (!ret && *state == KC_MAP_CLEAN && sc->verify && m->nset &&
+	    kc_sums_load(m, sc, &st))
+		*state = KC_MAP_NOSUMS;
 	if (ret || *state != KC_MAP_CLEAN) {
 		kc_map_reset(m);
 		if (kc_map_wipe(fd, names, len) && *state == KC_MAP_NONE)
@@ -463,12 +473,14 @@ static void kc_map_compact(struct kc_map *m)
 }
 
 /*
- * Persist the map of the object @fd and seal it (rule 3).  *@lost counts
+ * Persist the map of the object @fd and its sums (@sc) and seal it
+ * (rule 3).  *@lost counts
  * chunks that did not fit (e.g. ext4's one-block xattr limit): they are
  * dropped on disk, kept in memory.  0, or a negative errno: then the
  * object stays unsealed (its map will be discarded at the next load).
  */
-int kc_map_flush(struct kc_map *m, int fd, unsigned int *lost)
+int kc_map_flush(struct kc_map *m, int fd, const struct kc_sidecar *sc,
+		 unsigned int *lost)
 {
 	struct stat st;
 	char seal[96];
@@ -490,6 +502,10 @@ int kc_map_flush(struct kc_map *m, int fd, unsigned int *lost)
 	kc_map_compact(m);
 	if (fsync(fd) || fstat(fd, &st))
 		return -errno;
+	/* The sums are durable before the seal that makes them count. */
+	ret = kc_sums_save(m, sc, &st);
+	if (ret)
+		return ret;
 	n = kc_seal_text(m, &st, seal, sizeof(seal));
 	if (fsetxattr(fd, KC_SEAL_NAME, seal, n, 0))
 		return -errno;

@@ -321,7 +321,14 @@ static int kc_open_cache(struct kc_fs *fs)
 	if (ret)
 		return kc_fail("cannot open cache '%s': %s", dir,
 			       strerror(-ret));
-	return kc_lock_cache(fs);
+	if (kc_lock_cache(fs))
+		return -1;
+	ret = kc_sums_open(fs);
+	if (ret)
+		return kc_fail("cannot use %s/%s: %s", dir, KC_SUMS_DIR,
+			       ret == -EPERM ? "it is not a directory of ours" :
+			       strerror(-ret));
+	return 0;
 }
 
 static int kc_open_volume(struct kc_fs *fs)
@@ -425,6 +432,8 @@ static void kc_teardown(struct kc_fs *fs, bool mounted)
 	if (mounted)
 		kc_index_close(fs);
 	kc_index_destroy(fs);
+	if (fs->sums_fd >= 0)
+		close(fs->sums_fd);
 	if (fs->lock_fd >= 0)
 		close(fs->lock_fd);
 	if (fs->cache_fd >= 0)
@@ -515,7 +524,7 @@ int main(int argc, char *argv[])
 
 	if (!fs)
 		return 1;
-	fs->root.fd = fs->cache_fd = fs->lock_fd = -1;
+	fs->root.fd = fs->cache_fd = fs->lock_fd = fs->sums_fd = -1;
 	kc_handles_init(fs);
 	ret = kc_parse_args(&args, &fs->cfg, &opts);
 	if (ret) {

@@ -25,7 +25,7 @@
 struct kc_raw {
 	char	*cache, *tag, *granule, *size_limit;
 	char	*attr_timeout, *entry_timeout, *delay, *behind;
-	char	*fill_delay, *max_age, *source_timeout;
+	char	*fill_delay, *max_age, *source_timeout, *verify;
 	char	*limit[KC_NLIM];
 	char	*source;
 	int	nonopts;
@@ -48,6 +48,7 @@ static const struct fuse_opt kc_opts[] = {
 	KC_OPT("fill_delay_us=%s", fill_delay),
 	KC_OPT("max_age=%s", max_age),
 	KC_OPT("source_timeout=%s", source_timeout),
+	KC_OPT("verify=%s", verify),
 	KC_OPT("frun=%s", limit[KC_FRUN]),
 	KC_OPT("fcull=%s", limit[KC_FCULL]),
 	KC_OPT("fstop=%s", limit[KC_FSTOP]),
@@ -342,6 +343,12 @@ static int kc_check_opts(struct kc_raw *raw, struct kc_config *cfg)
 		return -EINVAL;
 	if (kc_check_numbers(raw, cfg) || kc_check_limits(raw, cfg))
 		return -EINVAL;
+	if (raw->verify && strcmp(raw->verify, "on") &&
+	    strcmp(raw->verify, "off")) {
+		kc_fail("verify=%s: not on or off", raw->verify);
+		return -EINVAL;
+	}
+	cfg->verify = !raw->verify || !strcmp(raw->verify, "on");
 	return 0;
 }
 
@@ -365,6 +372,7 @@ static void kc_raw_free(struct kc_raw *raw)
 	free(raw->attr_timeout);
 	free(raw->entry_timeout);
 	free(raw->delay);
+	free(raw->verify);
 	free(raw->behind);
 	free(raw->fill_delay);
 	free(raw->max_age);
@@ -403,7 +411,9 @@ KC_NAME " options:\n"
 "    -o fill_delay_us=N     sleep N microseconds before storing each\n"
 "                           buffer filled behind a read (tests)\n"
 "    -o source_delay_us=N   sleep N microseconds before every read from\n"
-"                           the source (tests and benchmarks)\n\n", prog);
+"                           the source (tests and benchmarks)\n"
+"    -o verify=on|off       check a CRC32C of each cached granule before\n"
+"                           serving it (default on)\n\n", prog);
 	printf("FUSE options:\n");
 	fuse_cmdline_help();
 	fuse_lowlevel_help();

@@ -16,6 +16,11 @@
  * with a write through the mount.  Whatever goes wrong with the cache
  * (no space, I/O error, a cap or the stop limits) is answered from the
  * source: a read never fails because of the cache.
+ *
+ * With verify=on (sums.c), a granule is checked against its CRC32C before
+ * the first read served from it since the map was loaded
+ * (kc_verify_run()); one that fails is made absent and fetched again.  A
+ * fill takes the sum of each granule from the bytes it stores.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,6 +29,7 @@
 #include <unistd.h>
 
 #include "cachefs.h"
+#include "crc32c.h"
 
 #define KC_BLOCK	4096u		/* occupancy granularity */
 
@@ -132,6 +138,8 @@ struct kc_rd {
 	bool				stable;	/* this fill may be kept */
 	bool				checked; /* source checked: a queued
 						  * piece (fillbehind.c) */
+	bool				undropped; /* a granule failed its
+						    * check, stays present */
 	struct kc_attr			id;	/* the source at its start */
 };
 
@@ -166,12 +174,84 @@ static void kc_read_damaged(struct kc_rd *r, off_t rend, ssize_t err)
 	kc_index_add_bytes(r->fs, ic->obj, -(int64_t)(lost << shift));
 }
 
-/* Serve [pos, rend) from the object; from the source if that fails. */
+/*
+ * Granule @g failed its check (@err 0: a mismatch, else the object could
+ * not be read): absent from now on, so the read fetches it again.
+ */
+static void kc_verify_drop(struct kc_rd *r, uint64_t g, int err)
+{
+	struct kc_icache *ic = r->ic;
+	bool was = false;
+
+	if (err)
+		kc_cache_error(r->fs, "verify", err);
+	else
+		kc_verify_failed(r->fs, r->fd, g);
+	pthread_mutex_lock(&ic->lock);
+	r->undropped = kc_map_unseal(&ic->map, kc_cres_fd(&r->cres)) != 0;
+	if (!r->undropped) {
+		was = kc_map_test(&ic->map, g);
+		kc_map_set(&ic->map, g, false);
+	}
+	pthread_mutex_unlock(&ic->lock);
+	if (was)
+		kc_index_add_bytes(r->fs, ic->obj,
+				   -(int64_t)(1ull << ic->map.shift));
+}
+
+/* Check granule @g against its sum if not done since the map was loaded;
+ * false if it failed (and was dropped). */
+static bool kc_verify_granule(struct kc_rd *r, uint64_t g)
+{
+	int ret = kc_granule_check(r->ic, &r->cres, g, r->size);
+
+	if (!ret)
+		return true;
+	kc_verify_drop(r, g, ret < 0 ? ret : 0);
+	return false;
+}
+
+/*
+ * verify=on: check the granules of the present run [pos, rend); where
+ * the first that fails begins (rend if none did).  Each is checked once
+ * per load of the map: after that the page cache is trusted.
+ */
+static off_t kc_verify_run(struct kc_rd *r, off_t rend)
+{
+	unsigned int shift = r->ic->map.shift;
+	uint64_t g, last = (uint64_t)(rend - 1) >> shift;
+
+	if (!r->fs->cfg.verify)
+		return rend;
+	for (g = (uint64_t)r->pos >> shift; g <= last; g++)
+		if (!kc_verify_granule(r, g))
+			return (off_t)(g << shift) > r->pos ?
+			       (off_t)(g << shift) : r->pos;
+	return rend;
+}
+
+/*
+ * Serve [pos, rend) from the object; from the source if that fails.  A
+ * granule failing its check ends the run: the next step fetches it (or
+ * if it could not be made absent, its part is read from the source now).
+ */
 static int kc_read_present(struct kc_rd *r, off_t rend)
 {
-	size_t len = rend - r->pos;
 	char *dst = r->buf + (r->pos - r->off);
+	off_t good = kc_verify_run(r, rend), gend;
+	size_t len;
 	ssize_t n;
+
+	if (good == r->pos && !r->undropped)
+		return 0;
+	if (good == r->pos) {
+		r->undropped = false;
+		gend = ((r->pos >> r->ic->map.shift) + 1) << r->ic->map.shift;
+		len = (gend < rend ? gend : rend) - r->pos;
+		goto source;
+	}
+	len = good - r->pos;
+	rend = good;
 
 	n = fscache_read(&r->cres, r->pos, dst, len, FSCACHE_READ_HOLE_IGNORE);
 	if (n == (ssize_t)len) {
@@ -181,6 +261,7 @@ static int kc_read_present(struct kc_rd *r, off_t rend)
 	}
 	if (n != -ESTALE)
 		kc_read_damaged(r, rend, n < 0 ? n : -ENODATA);
+source:
 	n = kc_source_pread(r->fs, r->fd, dst, len, r->pos);
 	if (n < 0)
 		return n;
@@ -306,7 +387,8 @@ static bool kc_fill_store(struct kc_rd *r, off_t pos, const char *data,
  * Granule @g was fetched whole: mark it present if it was stored and the
  * source did not change while it was fetched.
  */
-static void kc_fill_commit(struct kc_rd *r, uint64_t g, bool ok)
+static void kc_fill_commit(struct kc_rd *r, uint64_t g, bool ok,
+			   uint32_t crc)
 {
 	struct kc_icache *ic = r->ic;
 	uint64_t lo = g << ic->map.shift, hi = lo + (1ull << ic->map.shift);
@@ -316,6 +398,12 @@ static void kc_fill_commit(struct kc_rd *r, uint64_t g, bool ok)
 		return;
 	pthread_mutex_lock(&ic->lock);
 	ret = kc_map_set(&ic->map, g, true);
+	/* verify=on: a granule without its sum is not present */
+	if (!ret && r->fs->cfg.verify) {
+		ret = kc_map_sum_set(&ic->map, g, crc);
+		if (ret)
+			kc_map_set(&ic->map, g, false);
+	}
 	pthread_mutex_unlock(&ic->lock);
 	if (!ret)
 		kc_index_add_bytes(r->fs, ic->obj,
@@ -336,10 +424,19 @@ static void kc_fill_copy(struct kc_rd *r, off_t p, const char *tmp, size_t n)
 	r->pos = b;
 }
 
+/* The granule a fill is storing: stored so far, and their CRC32C. */
+struct kc_gstore {
+	uint64_t	g;
+	bool		ok;
+	uint32_t	crc;
+};
+
+#define KC_GSTORE_INIT	{ .g = UINT64_MAX }
+
 /* Store the piece [p, p + n) granule by granule, committing each granule
  * whose end it reaches. */
 static void kc_fill_piece(struct kc_rd *r, off_t p, const char *tmp,
-			  size_t n, uint64_t *cur, bool *cur_ok)
+			  size_t n, struct kc_gstore *cur)
 {
 	unsigned int shift = r->ic->map.shift;
 	off_t q = p, qe;
@@ -350,14 +447,14 @@ static void kc_fill_piece(struct kc_rd *r, off_t p, const char *tmp,
 		qe = (off_t)((g + 1) << shift);
 		if (qe > p + (off_t)n)
 			qe = p + n;
-		if (g != *cur) {
-			*cur = g;
-			*cur_ok = true;
-		}
-		*cur_ok = kc_fill_store(r, q, tmp + (q - p), qe - q) &&
-			  *cur_ok;
+		if (g != cur->g)
+			*cur = (struct kc_gstore){ .g = g, .ok = true };
+		cur->ok = kc_fill_store(r, q, tmp + (q - p), qe - q) &&
+			  cur->ok;
+		if (cur->ok && r->fs->cfg.verify)
+			cur->crc = kc_crc32c(cur->crc, tmp + (q - p), qe - q);
 		if (qe == (off_t)((g + 1) << shift) || qe == r->size)
-			kc_fill_commit(r, g, *cur_ok);
+			kc_fill_commit(r, g, cur->ok, cur->crc);
 	}
 }
 
@@ -402,9 +499,8 @@ static int kc_fill(struct kc_rd *r, uint64_t ga, uint64_t gb)
 	off_t lo = ga << shift, hi = (gb + 1) << shift, p;
 	/* pieces of whole granules can be stored behind the read */
 	bool behind = shift <= 20 && r->in;
-	uint64_t cur = UINT64_MAX;
+	struct kc_gstore cur = KC_GSTORE_INIT;
 	struct kc_job *job;
-	bool cur_ok = false;
 	char *tmp, *data;
 	size_t want;
 	ssize_t n;
@@ -434,7 +530,7 @@ static int kc_fill(struct kc_rd *r, uint64_t ga, uint64_t gb)
 		}
 		if (job && kc_fill_defer(r, job, p, n))
 			continue;
-		kc_fill_piece(r, p, data, n, &cur, &cur_ok);
+		kc_fill_piece(r, p, data, n, &cur);
 		if (job)
 			kc_behind_put(r->fs, job);
 	}
@@ -450,14 +546,13 @@ void kc_fill_job(struct kc_fs *fs, struct kc_job *job)
 	struct kc_icache *ic = job->ic;
 	struct kc_rd r = { .fs = fs, .ic = ic, .fd = -1, .size = job->size,
 			   .cache_ok = true, .stable = true, .checked = true };
-	uint64_t cur = UINT64_MAX;
-	bool cur_ok = false;
+	struct kc_gstore cur = KC_GSTORE_INIT;
 	unsigned int i;
 
 	pthread_rwlock_rdlock(&ic->io);
 	if (ic->gen == job->gen && ic->cookie && ic->caching &&
 	    !fscache_begin_read_operation(&r.cres, ic->cookie)) {
-		kc_fill_piece(&r, job->lo, job->data, job->len, &cur, &cur_ok);
+		kc_fill_piece(&r, job->lo, job->data, job->len, &cur);
 		fscache_end_operation(&r.cres);
 		kc_count(fs, filled_behind, 1);
 	} else {
@@ -630,6 +725,9 @@ static ssize_t kc_cache_read_only(struct kc_fs *fs, struct kc_icache *ic,
 		ret = kc_map_run(&ic->map, g, (r.end - 1) >> shift, true) ==
 		      ((uint64_t)(r.end - 1) >> shift) - g + 1 ? 0 : -EIO;
 		pthread_mutex_unlock(&ic->lock);
+		/* verify=on: offline too, nothing unchecked is served */
+		if (!ret && kc_verify_run(&r, r.end) != r.end)
+			ret = -EIO;
 		if (!ret) {
 			ret = fscache_read(&r.cres, off, buf, r.end - off,
 					   FSCACHE_READ_HOLE_IGNORE) ==

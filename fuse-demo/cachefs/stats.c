@@ -34,6 +34,11 @@
  *   unstable           fills served but not cached: the source changed
  *                      while they were fetched, or had changed too
  *                      recently to be trusted (see kc_attr_settled())
+ *   verify             -o verify: on or off
+ *   verify_failures    cached granules that did not match their CRC32C
+ *                      (fetched again from the source; sums.c)
+ *   sums_missing       sealed maps discarded because verify=on found no
+ *                      sums bound to their object (fetched again)
  *   filled_behind      pieces of reads stored in the cache behind the
  *                      read (-o fill_behind)
  *   behind_dropped     such pieces not stored: the file was written
@@ -89,6 +94,9 @@ static void kc_stats_print(struct kc_fs *fs, FILE *f, bool mounted)
 		kc_get(&s->nospace), kc_get(&s->retired),
 		kc_get(&s->unclean_maps), kc_get(&s->map_chunks_dropped),
 		kc_get(&s->cache_errors), kc_get(&s->unstable));
+	fprintf(f, "verify: %s\nverify_failures: %llu\nsums_missing: %llu\n",
+		fs->cfg.verify ? "on" : "off", kc_get(&s->verify_failures),
+		kc_get(&s->sums_missing));
 	fprintf(f, "culls_blocks: %llu\nculls_files: %llu\n"
 		"culls_size_limit: %llu\nculls_age: %llu\nevictions: %llu\n"
 		"pinned: %zu\n",

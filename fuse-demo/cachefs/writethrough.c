@@ -14,6 +14,12 @@
  * clears the granule that held the old end unless the write fills what it
  * gains.  A change whose data is unknown (copy_file_range) clears the
  * granules it touched.
+ *
+ * With verify=on, a granule that stays present gets a new sum: from the
+ * written bytes if the write covered it whole, else read back from the
+ * object after the change (kc_sum_update()), but only once what it held
+ * before was checked against its old sum (kc_sum_check()): a sum taken
+ * from the object must never bless rot that was already there.
  */
 #include <errno.h>
 #include <string.h>
@@ -21,6 +27,7 @@
 #include <sys/stat.h>
 
 #include "cachefs.h"
+#include "crc32c.h"
 
 static uint64_t kc_ngranules(const struct kc_icache *ic, int64_t size)
 {
@@ -110,6 +117,7 @@ static void kc_write_granule(struct kc_fs *fs, struct kc_icache *ic,
 	off_t a0 = ch->off, b0 = ch->off + ch->len;
 	off_t a = a0 > lo ? a0 : lo, b = b0 < hi ? b0 : hi;
 	bool bit, full = a0 <= lo && b0 >= hi, ok;
+	uint32_t crc = 0;
 	ssize_t n;
 
 	pthread_mutex_lock(&ic->lock);
@@ -119,6 +127,8 @@ static void kc_write_granule(struct kc_fs *fs, struct kc_icache *ic,
 		return;
 	n = fscache_write(cres, a, (const char *)ch->data + (a - a0), b - a);
 	ok = n == b - a;
+	if (ok && full && fs->cfg.verify)
+		crc = kc_crc32c(0, (const char *)ch->data + (lo - a0), hi - lo);
 	if (ok)
 		kc_count(fs, bytes_written_through, n);
 	else if (n == -ENOSPC || n == -EDQUOT)
@@ -127,6 +137,10 @@ static void kc_write_granule(struct kc_fs *fs, struct kc_icache *ic,
 		kc_cache_error(fs, "write-through", n < 0 ? n : -EIO);
 	pthread_mutex_lock(&ic->lock);
 	kc_map_set(&ic->map, g, ok);
+	if (ok && full && fs->cfg.verify && kc_map_sum_set(&ic->map, g, crc)) {
+		kc_map_set(&ic->map, g, false);	/* no sum: not present */
+		ok = false;
+	}
 	pthread_mutex_unlock(&ic->lock);
 	if (ok != bit)
 		kc_index_add_bytes(fs, ic->obj, ok ? hi - lo : lo - hi);
@@ -146,6 +160,72 @@ static void kc_write_range(struct kc_fs *fs, struct kc_icache *ic,
 }
 
 /*
+ * verify=on: the present granule @g (the file @size long) is about to
+ * change in part: check what it holds against its sum first, unless done
+ * since the map was loaded.  A mismatch makes it absent.
+ */
+static void kc_sum_check(struct kc_fs *fs, struct kc_icache *ic,
+			 struct fscache_cache_resources *cres, uint64_t g,
+			 int64_t size)
+{
+	int ret = kc_granule_check(ic, cres, g, size);
+
+	if (!ret)
+		return;
+	if (ret > 0)
+		kc_verify_failed(fs, -1, g);
+	else
+		kc_cache_error(fs, "verify", ret);
+	kc_clear(fs, ic, g, size);
+}
+
+/* verify=on: the granule @g changed in part; its sum from the object. */
+static void kc_sum_update(struct kc_fs *fs, struct kc_icache *ic,
+			  struct fscache_cache_resources *cres, uint64_t g,
+			  int64_t size)
+{
+	uint32_t crc;
+	bool present;
+	int ret;
+
+	pthread_mutex_lock(&ic->lock);
+	present = kc_map_test(&ic->map, g);
+	pthread_mutex_unlock(&ic->lock);
+	if (!present)
+		return;
+	ret = kc_object_crc(cres, g << ic->map.shift, kc_glen(ic, g, size),
+			    &crc);
+	pthread_mutex_lock(&ic->lock);
+	if (!ret)
+		ret = kc_map_sum_set(&ic->map, g, crc);
+	pthread_mutex_unlock(&ic->lock);
+	if (ret)
+		kc_clear(fs, ic, g, size);	/* no sum: not present */
+}
+
+/*
+ * The granules a change may leave present yet changed in part: those of
+ * the old and the new end of file and the first and last of a write
+ * (any other it writes, it covers whole).  How many, in @g.
+ */
+static int kc_edges(const struct kc_icache *ic, const struct kc_change *ch,
+		    int64_t old_size, int64_t new_size, uint64_t g[4])
+{
+	unsigned int shift = ic->map.shift;
+	int n = 0;
+
+	if (old_size > 0)
+		g[n++] = (uint64_t)(old_size - 1) >> shift;
+	if (new_size > 0 && new_size != old_size)
+		g[n++] = (uint64_t)(new_size - 1) >> shift;
+	if (ch->kind == KC_CH_WRITE && ch->len) {
+		g[n++] = (uint64_t)ch->off >> shift;
+		g[n++] = ((uint64_t)ch->off + ch->len - 1) >> shift;
+	}
+	return n;
+}
+
+/*
  * Bring the object and its map along with the change @ch, which took the
  * source from ic->known to a size of @new_size.  0, or -1 if the object
  * could not follow (the caller invalidates it then).
@@ -155,13 +235,18 @@ int kc_apply_change(struct kc_fs *fs, struct kc_icache *ic,
 		    int64_t new_size)
 {
 	struct fscache_cache_resources cres;
-	int ret;
+	uint64_t edge[4];
+	int ret, i, n = 0;
 
 	if (fscache_begin_write_operation(&cres, ic->cookie))
 		return -1;
 	pthread_mutex_lock(&ic->lock);
 	ret = kc_map_unseal(&ic->map, kc_cres_fd(&cres));
 	pthread_mutex_unlock(&ic->lock);
+	if (!ret && fs->cfg.verify)
+		n = kc_edges(ic, ch, old_size, new_size, edge);
+	for (i = 0; !ret && i < n; i++)
+		kc_sum_check(fs, ic, &cres, edge[i], old_size);
 	if (!ret) {
 		if (new_size < old_size)
 			kc_shrink(fs, ic, new_size);
@@ -172,6 +257,8 @@ int kc_apply_change(struct kc_fs *fs, struct kc_icache *ic,
 		else if (ch->kind == KC_CH_WRITE)
 			kc_write_range(fs, ic, &cres, ch, new_size);
 	}
+	for (i = 0; !ret && i < n; i++)
+		kc_sum_update(fs, ic, &cres, edge[i], new_size);
 	fscache_end_operation(&cres);
 	return ret ? -1 : 0;
 }
@@ -185,11 +272,13 @@ int kc_bind_map(struct kc_fs *fs, struct kc_icache *ic)
 {
 	struct fscache_cache_resources cres;
 	enum kc_map_state state = KC_MAP_CLEAN;
+	struct kc_sidecar sc;
 	struct stat st;
 	int fd, ret = 0;
 
 	if (fscache_begin_read_operation(&cres, ic->cookie))
 		return -ENOBUFS;
+	kc_sidecar_of(fs, ic->obj, &sc);
 	fd = kc_cres_fd(&cres);
 	if (fd < 0 || fstat(fd, &st)) {
 		fscache_end_operation(&cres);
@@ -198,7 +287,7 @@ int kc_bind_map(struct kc_fs *fs, struct kc_icache *ic)
 	pthread_mutex_lock(&ic->lock);
 	if (!ic->map.bound || ic->map.odev != st.st_dev ||
 	    ic->map.oino != st.st_ino) {
-		ret = kc_map_load(&ic->map, fd, ic->known.size, &state);
+		ret = kc_map_load(&ic->map, fd, ic->known.size, &sc, &state);
 		ic->map.bound = ret >= 0;
 		ic->map.odev = st.st_dev;
 		ic->map.oino = st.st_ino;
@@ -206,6 +295,8 @@ int kc_bind_map(struct kc_fs *fs, struct kc_icache *ic)
 	pthread_mutex_unlock(&ic->lock);
 	if (state == KC_MAP_UNCLEAN)
 		kc_count(fs, unclean_maps, 1);
+	else if (state == KC_MAP_NOSUMS)
+		kc_count(fs, sums_missing, 1);
 	else if (state == KC_MAP_DAMAGED)
 		kc_cache_error(fs, "object check (changed behind our back)",
 			       -EUCLEAN);
@@ -241,6 +332,7 @@ void kc_flush_map(struct kc_fs *fs, struct kc_icache *ic)
 {
 	struct fscache_cache_resources cres;
 	unsigned int lost = 0;
+	struct kc_sidecar sc;
 	struct stat st;
 	bool dirty;
 	int fd, ret;
@@ -252,9 +344,10 @@ void kc_flush_map(struct kc_fs *fs, struct kc_icache *ic)
 		return;
 	fd = kc_cres_fd(&cres);
 	ret = fd < 0 ? -EBADF : kc_size_object(fd, ic->known.size);
+	kc_sidecar_of(fs, ic->obj, &sc);
 	pthread_mutex_lock(&ic->lock);
 	if (!ret)
-		ret = kc_map_flush(&ic->map, fd, &lost);
+		ret = kc_map_flush(&ic->map, fd, &sc, &lost);
 	pthread_mutex_unlock(&ic->lock);
 	if (lost)
 		kc_count(fs, map_chunks_dropped, lost);

@@ -30,6 +30,8 @@ refused "fill_behind not a number" "fill_behind" \
 	"$src" "$mnt" -f -o cache="$T/c1",fill_behind=8M
 refused "fill_delay_us not a number" "fill_delay_us" \
 	"$src" "$mnt" -f -o cache="$T/c1",fill_delay_us=-1
+refused "verify neither on nor off" "verify=yes: not on or off" \
+	"$src" "$mnt" -f -o cache="$T/c1",verify=yes
 refused "max_age=0" "max_age" "$src" "$mnt" -f -o cache="$T/c1",max_age=0
 refused "max_age in weeks" "max_age" "$src" "$mnt" -f -o cache="$T/c1",max_age=2w
 refused "source_timeout negative" "source_timeout" \
