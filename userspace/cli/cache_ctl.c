@@ -161,6 +161,29 @@ const char *km_ctl_relative(const char *mnt, const char *path)
 	return path;
 }
 
+/*
+ * The start of every "kmirror cache VERB DIR PATH..." command: --help
+ * prints @usage, too few arguments are refused, and DIR's mount goes into
+ * @w.  -1 to go on, else the exit status to return.
+ */
+int km_ctl_begin(int argc, char **argv, const char *usage, const char *verb,
+		 struct km_ctl_walk *w)
+{
+	int i, ret;
+
+	for (i = 1; i < argc; i++)
+		if (km_is_help(argv[i])) {
+			fputs(usage, stdout);
+			return KM_EXIT_OK;
+		}
+	if (argc < 3)
+		return km_error("usage: kmirror cache %s DIR PATH... (see --help)",
+				verb);
+	w->dir = argv[1];
+	ret = km_ctl_mount(w->dir, w->mnt);
+	return ret ? km_ctl_refused(w->dir, ret) : -1;
+}
+
 /* nftw() has no argument for its callback: the walk in progress. */
 static struct km_ctl_walk *km_walk;
 

@@ -36,6 +36,9 @@ struct km_ctl_walk {
 };
 
 int km_ctl_walk(struct km_ctl_walk *w, char **paths, int n);
+/* Arguments and mount of a "VERB DIR PATH..." command: -1 to go on. */
+int km_ctl_begin(int argc, char **argv, const char *usage, const char *verb,
+		 struct km_ctl_walk *w);
 
 /* The counters @names of DIR's mount, now, into @val (0 if absent). */
 int km_stats_values(const char *dir, const char *const *names,

@@ -81,20 +81,10 @@ static int km_pin_file(struct km_ctl_walk *w, const char *path,
 static int km_cache_pin_verb(int argc, char **argv, struct km_pin_verb *v)
 {
 	struct km_ctl_walk w = { .file = km_pin_file, .priv = v };
-	int i, ret;
+	int ret = km_ctl_begin(argc, argv, km_cache_pin_usage, v->verb, &w);
 
-	for (i = 1; i < argc; i++)
-		if (km_is_help(argv[i])) {
-			fputs(km_cache_pin_usage, stdout);
-			return KM_EXIT_OK;
-		}
-	if (argc < 3)
-		return km_error("usage: kmirror cache %s DIR PATH... (see --help)",
-				v->verb);
-	w.dir = argv[1];
-	ret = km_ctl_mount(w.dir, w.mnt);
-	if (ret)
-		return km_ctl_refused(w.dir, ret);
+	if (ret >= 0)
+		return ret;
 	ret = km_ctl_walk(&w, argv + 2, argc - 2);
 	if (ret)
 		return ret;

@@ -157,20 +157,10 @@ int km_cache_warm(int argc, char **argv)
 {
 	struct km_warm k = { .tty = isatty(STDERR_FILENO) };
 	struct km_ctl_walk w = { .priv = &k };
-	int i, ret;
+	int ret = km_ctl_begin(argc, argv, km_cache_warm_usage, "warm", &w);
 
-	for (i = 1; i < argc; i++)
-		if (km_is_help(argv[i])) {
-			fputs(km_cache_warm_usage, stdout);
-			return KM_EXIT_OK;
-		}
-	if (argc < 3)
-		return km_error("usage: kmirror cache warm DIR PATH... "
-				"(see --help)");
-	w.dir = argv[1];
-	ret = km_ctl_mount(w.dir, w.mnt);
-	if (ret)
-		return km_ctl_refused(w.dir, ret);
+	if (ret >= 0)
+		return ret;
 	k.buf = malloc(KM_WARM_CHUNK);
 	if (!k.buf)
 		return km_fail("out of memory");
