@@ -444,6 +444,9 @@ void kc_meta_stale(struct kc_fs *fs, struct kc_inode *in);
 void kc_meta_learn_inode(struct kc_fs *fs, struct kc_inode *in,
 			 const struct stat *st);
 void kc_meta_made(struct kc_fs *fs, struct kc_inode *dir, const char *name);
+struct kc_attr;
+void kc_meta_opened(struct kc_fs *fs, struct kc_inode *in,
+		    const struct stat *st, const struct kc_attr *a);
 void kc_meta_drop_key(struct kc_fs *fs, dev_t dev, ino_t ino);
 void kc_meta_drop_dir(struct kc_fs *fs, struct kc_inode *in);
 bool kc_meta_list(struct kc_fs *fs, struct kc_inode *dir, struct kc_ment **v,

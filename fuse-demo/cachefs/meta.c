@@ -12,7 +12,7 @@
  * served: the source cannot be asked.  Data never comes from here: an
  * open always compares the source's attributes with the cache's
  * (kc_cache_open()).  A change made through the mount drops or updates
- * what it touches at once (kc_meta_learn(), kc_meta_forget(),
+ * what it touches at once (kc_meta_learn(), kc_meta_made(),
  * kc_meta_stale()), so the mount never contradicts its own writes.
  *
  * Times are CLOCK_REALTIME, as they must outlive the process; an answer
@@ -308,6 +308,29 @@ void kc_meta_learn_inode(struct kc_fs *fs, struct kc_inode *in,
 }
 
 /*
+ * An open read the source's attributes *@st (coherency data @a): they
+ * replace what the store served, and a kernel that may hold others (a
+ * size, times from the store) is told, so that it asks again and drops
+ * its pages: data is checked at every open, whatever meta_timeout.
+ */
+void kc_meta_opened(struct kc_fs *fs, struct kc_inode *in,
+		    const struct stat *st, const struct kc_attr *a)
+{
+	struct kc_attr served;
+	struct stat old;
+	bool same;
+
+	same = kc_inode_attr(fs, in, &old);
+	kc_attr_from_stat(&served, &old);
+	same = same && kc_attr_eq(&served, a);
+	kc_inode_set_attr(fs, in, st);
+	if (same)
+		return;
+	kc_meta_learn_inode(fs, in, st);
+	kc_notify_changed(fs, in, false);
+}
+
+/*
  * @dir/@name was made through the mount: it is in the listing, its
  * attributes to be asked (the lookup that follows).
  */
@@ -369,6 +392,11 @@ bool kc_meta_list(struct kc_fs *fs, struct kc_inode *dir, struct kc_ment **v,
 	for (i = 0; *v && i < d->n; i++) {
 		if (d->e[i].flags & KC_ME_ABSENT)
 			continue;
+		if (!d->e[i].st.st_ino) {	/* made, not yet looked up */
+			kc_meta_list_free(*v, *n);
+			*v = NULL;
+			break;
+		}
 		(*v)[*n] = d->e[i];
 		(*v)[*n].name = strdup(d->e[i].name);
 		if (!(*v)[(*n)++].name) {

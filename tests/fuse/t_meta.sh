@@ -1,0 +1,181 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The metadata store (DIR/kmirror-meta; -o meta_timeout, negative_timeout):
+#  - after a remount, ls -lR within meta_timeout makes no source call and
+#    shows what the source shows; a name known absent is answered too
+#  - within the timeouts, changes made behind the mount's back are not
+#    seen (that is the policy); once they pass, they are
+#  - changes made through the mount show at once, whatever the timeouts
+#  - file data changed behind the back is never served stale: an open
+#    checks the source
+#  - a caller the source refuses is refused with the store's answers too
+#  - a damaged store file: a warning, set aside, correct answers
+#  - offline (over flaky_source), listings come from the store
+# The kernel's own caches are off (attr_timeout=0, entry_timeout=0), so
+# that every stat and lookup reaches the daemon.
+# shellcheck source=tests/fuse/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+need_root "allow_other mounts and another user"
+src=$T/src mnt=$T/mnt cache=$T/cache
+base=allow_other,no_xattr,attr_timeout=0,entry_timeout=0
+long=$base,meta_timeout=1h,negative_timeout=1h
+nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+
+for d in 1 2 3; do
+	for f in 1 2 3 4; do
+		mkfile "$src/d$d/f$f" $((d * 100 + f))
+	done
+done
+echo old >"$src/data"
+mkdir -m 0700 "$src/private"
+echo secret >"$src/private/secret"
+chmod 0711 "$T"
+
+# lsr DIR: its tree as ls -lR shows it, from inside.
+lsr() {
+	(cd "$1" && tm ls -lR --time-style=+%s.%N .)
+}
+
+# same_lsr WHAT SUBDIR: the mount's listing of SUBDIR is the source's.
+same_lsr() {
+	lsr "$mnt/$2" >"$T/m.ls"
+	lsr "$src/$2" >"$T/s.ls"
+	diff "$T/s.ls" "$T/m.ls" >"$T/diff" ||
+		fail "$1: the mount differs from the source: $(head -20 "$T/diff")"
+}
+
+absent() {
+	! stat "$1" >/dev/null 2>&1
+}
+
+calls() {
+	stats_fresh "$cache"
+	stat_get "$cache" source_meta_calls
+}
+
+# ---- a remount lists from the store ----------------------------------
+cfs_mount "$src" "$mnt" "$cache" "$long"
+same_lsr "first mount" .
+absent "$mnt/nope" || fail "nope exists"
+cfs_umount "$mnt"
+ls "$cache/kmirror-meta" | grep -q . || fail "no store files written"
+
+cfs_mount "$src" "$mnt" "$cache" "$long"
+c0=$(calls)
+same_lsr "after a remount" .
+absent "$mnt/nope" || fail "nope exists after a remount"
+c1=$(calls)
+[ "$c1" = "$c0" ] || fail "ls -lR after a remount made $((c1 - c0)) source calls"
+[ "$(stat_get "$cache" meta_hits)" -gt 0 ] || fail "no meta_hits"
+[ "$(stat_get "$cache" negative_hits)" -gt 0 ] || fail "no negative_hits"
+ok "ls -lR after a remount: the source's listing, no source call"
+
+# ---- within the timeouts the store answers ---------------------------
+mkfile "$src/d1/behind" 10
+echo x >"$src/nope"
+lsr "$mnt/d1" | grep -q behind && fail "d1/behind seen within meta_timeout"
+absent "$mnt/nope" || fail "nope seen within negative_timeout"
+ok "within the timeouts, changes behind the back are not asked for"
+
+# ---- data: checked at every open -------------------------------------
+settle
+[ "$(cat "$mnt/data")" = old ] || fail "data: not old"
+echo "new, and longer" >"$src/data"
+[ "$(cat "$mnt/data")" = "new, and longer" ] ||
+	fail "stale data served: $(cat "$mnt/data")"
+echo "NEW, AND LONGER" >"$src/data"
+[ "$(cat "$mnt/data")" = "NEW, AND LONGER" ] ||
+	fail "stale data of the same size served: $(cat "$mnt/data")"
+[ "$(stat -c %s "$mnt/data")" = 16 ] || fail "stale size after an open"
+ok "data changed behind the back: new bytes and size at the next open"
+
+# ---- changes through the mount show at once --------------------------
+absent "$mnt/d2/new" || fail "d2/new exists"
+echo hi >"$mnt/d2/new"
+[ "$(cat "$mnt/d2/new")" = hi ] || fail "created file"
+echo more >>"$mnt/d2/new"
+[ "$(stat -c %s "$mnt/d2/new")" = 8 ] || fail "size after an append"
+rm "$mnt/d2/f1"
+mv "$mnt/d2/f2" "$mnt/d3/moved"
+mkdir "$mnt/d2/sub"
+touch "$mnt/d2/sub/x"
+rm "$mnt/d2/sub/x"
+rmdir "$mnt/d2/sub"
+mkdir "$mnt/d2/sub2"
+chmod 0600 "$mnt/d2/f3"
+ln "$mnt/d2/f3" "$mnt/d2/f3.link"
+ln -s f4 "$mnt/d2/f4.sym"
+truncate -s 3 "$mnt/d2/f4"
+same_lsr "changes through the mount (d2)" d2
+same_lsr "changes through the mount (d3)" d3
+ok "create, append, unlink, rename, mkdir, rmdir, chmod, link, symlink, truncate: seen at once"
+
+# ---- a caller the source refuses -------------------------------------
+"${nobody[@]}" ls "$mnt/d1" >/dev/null || fail "nobody cannot list d1"
+"${nobody[@]}" ls "$mnt/private" >/dev/null 2>"$T/err" &&
+	fail "nobody listed a 0700 directory of root"
+grep -q "Permission denied" "$T/err" || fail "private: $(cat "$T/err")"
+"${nobody[@]}" stat "$mnt/private/secret" >/dev/null 2>"$T/err" &&
+	fail "nobody looked a name up in a 0700 directory of root"
+grep -q "Permission denied" "$T/err" || fail "secret: $(cat "$T/err")"
+cfs_umount "$mnt"
+ok "a caller the source refuses is refused by the store"
+
+# ---- past the timeouts, the source is asked again --------------------
+cfs_mount "$src" "$mnt" "$cache" "$base,meta_timeout=2,negative_timeout=1"
+absent "$mnt/late" || fail "late exists"
+lsr "$mnt/d3" >/dev/null
+echo x >"$src/late"
+mkfile "$src/d3/late2" 10
+sleep 2.2
+! absent "$mnt/late" || fail "late not seen after negative_timeout"
+same_lsr "after meta_timeout" .
+cfs_umount "$mnt"
+ok "after the timeouts, changes behind the back are seen"
+
+# ---- a damaged store -------------------------------------------------
+cache2=$T/cache2
+cfs_mount "$src" "$mnt" "$cache2" "$long"
+lsr "$mnt" >/dev/null
+cfs_umount "$mnt"
+n=0
+for f in "$cache2"/kmirror-meta/*; do
+	# A byte flipped in the middle of each file.
+	python3 - "$f" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+b[len(b) // 2] ^= 0x55
+open(p, "wb").write(b)
+PY
+	n=$((n + 1))
+done
+echo >>"$src/d1/f1"		# would be missed if the store were read
+cfs_mount "$src" "$mnt" "$cache2" "$long"
+same_lsr "damaged store" .
+grep -q "is damaged or not this volume's" "$T/daemon.$NMOUNT.log" ||
+	fail "no warning of a damaged store file"
+bad=$(find "$cache2/kmirror-meta" -name '*.bad' | wc -l)
+[ "$bad" -ge 1 ] || fail "no damaged file set aside"
+cfs_umount "$mnt"
+ok "$bad of $n store files damaged: warned, set aside, the source asked"
+
+# ---- offline: listings from the store --------------------------------
+[ -x "${KMIRROR_FLAKY:-}" ] || skip "flaky_source is not built"
+ctl=$T/ctl flaky=$T/flaky cache3=$T/cache3
+echo ok >"$ctl"
+bg_mount "$flaky" "$KMIRROR_FLAKY" "$ctl" "$src" "$flaky" -f
+cfs_mount "$flaky" "$mnt" "$cache3" "$base"
+lsr "$mnt/d1" >"$T/online.ls"
+echo "fail ENOTCONN" >"$ctl"
+stat "$mnt/d1/nosuch" >/dev/null 2>&1 || true	# takes it offline
+wait_stat "$cache3" offline 1
+lsr "$mnt/d1" >"$T/offline.ls" || fail "no listing offline"
+diff "$T/online.ls" "$T/offline.ls" >/dev/null ||
+	fail "offline listing differs: $(diff "$T/online.ls" "$T/offline.ls")"
+echo ok >"$ctl"
+wait_stat "$cache3" offline_left 1
+cfs_umount "$mnt"
+ok "offline, a directory listed before is listed from the store"
