@@ -421,6 +421,24 @@ void kc_meta_list_free(struct kc_ment *v, size_t n)
 }
 
 /*
+ * Do @e's attributes still hold, the listing from @started having @v?
+ * Those learnt since it started (readdirplus's lookups) do; older ones if
+ * the listing shows the same inode and type.  (A listing's d_ino is not
+ * always the inode: libfuse's high-level API without use_ino gives
+ * 0xffffffff, so it is not asked of the new.)
+ */
+static bool kc_ment_still(const struct kc_ment *e, const struct kc_ment *v,
+			  int64_t started)
+{
+	if (e->flags != KC_ME_ATTR)
+		return false;
+	if (e->learnt >= started)
+		return true;
+	return e->st.st_ino == v->st.st_ino &&
+	       (v->type == DT_UNKNOWN || e->type == v->type);
+}
+
+/*
  * The source listed @dir whole, from a stream opened at @started: @v
  * holds its names (no "." or ".."), with their types and inodes.  Names
  * gone from it are dropped, new ones added without attributes, and
@@ -448,9 +466,7 @@ void kc_meta_listed(struct kc_fs *fs, struct kc_inode *dir,
 			break;
 		}
 		e->flags &= ~KC_ME_UNSEEN;
-		if (e->flags != KC_ME_ATTR ||
-		    e->st.st_ino != v[i].st.st_ino ||
-		    e->type != v[i].type) {
+		if (!kc_ment_still(e, &v[i], started)) {
 			memset(&e->st, 0, sizeof(e->st));
 			e->st.st_ino = v[i].st.st_ino;
 			e->type = v[i].type;
