@@ -307,7 +307,8 @@ int kc_cache_open(struct kc_fs *fs, struct kc_inode *in, int fd,
 		return -errno;
 	}
 	kc_attr_from_stat(&a, &st);
-	kc_meta_opened(fs, in, &st, &a);
+	if (kc_meta_opened(fs, in, &st, &a))
+		atomic_store(&ic->attr_news, true);
 	if (!ic->cookie) {
 		if (kc_acquire(fs, in, ic, &a)) {
 			pthread_rwlock_unlock(&ic->io);

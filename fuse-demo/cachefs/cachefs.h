@@ -226,6 +226,9 @@ struct kc_icache {
 	atomic_bool		recheck;	/* check at the next operation */
 	atomic_bool		offline_used;	/* served offline: recheck on
 						 * return (offline.c) */
+	atomic_bool		attr_news;	/* an open found attributes
+						 * the kernel may not have:
+						 * tell it (kc_op_open()) */
 	struct kc_map		map;
 	struct kc_fill		fills[KC_MAX_FILLS];
 	unsigned int		n_fills;
@@ -445,7 +448,7 @@ void kc_meta_learn_inode(struct kc_fs *fs, struct kc_inode *in,
 			 const struct stat *st);
 void kc_meta_made(struct kc_fs *fs, struct kc_inode *dir, const char *name);
 struct kc_attr;
-void kc_meta_opened(struct kc_fs *fs, struct kc_inode *in,
+bool kc_meta_opened(struct kc_fs *fs, struct kc_inode *in,
 		    const struct stat *st, const struct kc_attr *a);
 void kc_meta_drop_key(struct kc_fs *fs, dev_t dev, ino_t ino);
 void kc_meta_drop_dir(struct kc_fs *fs, struct kc_inode *in);

@@ -309,11 +309,12 @@ void kc_meta_learn_inode(struct kc_fs *fs, struct kc_inode *in,
 
 /*
  * An open read the source's attributes *@st (coherency data @a): they
- * replace what the store served, and a kernel that may hold others (a
- * size, times from the store) is told, so that it asks again and drops
- * its pages: data is checked at every open, whatever meta_timeout.
+ * replace what the store served.  True if they differ: the kernel may
+ * hold the old ones (a size, times), and must be told before the open
+ * is answered (kc_op_open()), or it would read the new data up to the
+ * old size: data is checked at every open, whatever meta_timeout.
  */
-void kc_meta_opened(struct kc_fs *fs, struct kc_inode *in,
+bool kc_meta_opened(struct kc_fs *fs, struct kc_inode *in,
 		    const struct stat *st, const struct kc_attr *a)
 {
 	struct kc_attr served;
@@ -325,9 +326,9 @@ void kc_meta_opened(struct kc_fs *fs, struct kc_inode *in,
 	same = same && kc_attr_eq(&served, a);
 	kc_inode_set_attr(fs, in, st);
 	if (same)
-		return;
+		return false;
 	kc_meta_learn_inode(fs, in, st);
-	kc_notify_changed(fs, in, false);
+	return true;
 }
 
 /*

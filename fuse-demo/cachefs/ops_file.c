@@ -180,6 +180,7 @@ void kc_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct kc_fs *fs = kc_fs(req);
 	struct kc_inode *in = kc_inode(req, ino);
+	struct kc_icache *ic;
 	struct kc_file *f;
 	char proc[64];
 	int fd, err;
@@ -209,6 +210,10 @@ void kc_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, err);
 		return;
 	}
+	/* No page lock is held over an open: it may wait for the notice. */
+	ic = atomic_load(&in->ic);
+	if (ic && atomic_exchange(&ic->attr_news, false))
+		kc_notify_changed(fs, in, true);
 	fi->fh = (uintptr_t)f;
 	if (fuse_reply_open(req, fi))
 		kc_file_close(fs, f);
