@@ -745,8 +745,10 @@ static int kc_inode_open(struct kc_fs *fs, struct kc_inode *in,
 		errno = err;
 		return -1;
 	}
-	kc_inode_set_attr(fs, in, &st);
-	kc_meta_learn(fs, parent, name, &st);
+	/*
+	 * @in's attributes stay those the kernel was given: an open compares
+	 * them with the source's (kc_meta_opened()) to tell it of a change.
+	 */
 	return fd;
 }
 
