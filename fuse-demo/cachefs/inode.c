@@ -433,6 +433,8 @@ int kc_inode_check_name(struct kc_fs *fs, struct kc_inode *in)
 	} else if (errno == ENOENT) {
 		ret = -ESTALE;
 	}
+	if (ret)	/* the kernel looks it up again: the source answers */
+		kc_meta_made(fs, parent, name);
 	kc_inode_unpin(parent);
 	return ret;
 }

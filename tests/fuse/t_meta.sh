@@ -13,9 +13,8 @@
 #  - a damaged store file: a warning, set aside, correct answers
 #  - over a FUSE source too (flaky_source), a remount asks nothing;
 #    offline, listings come from the store
-# The kernel's own caches are off (attr_timeout=0, entry_timeout=0) but
-# where said, so
-# that every stat and lookup reaches the daemon.
+# The kernel's own caches are off (attr_timeout=0, entry_timeout=0),
+# except where said, so that every stat and lookup reaches the daemon.
 # shellcheck source=tests/fuse/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -79,7 +78,10 @@ mkfile "$src/d1/behind" 10
 echo x >"$src/nope"
 lsr "$mnt/d1" | grep -q behind && fail "d1/behind seen within meta_timeout"
 absent "$mnt/nope" || fail "nope seen within negative_timeout"
-ok "within the timeouts, changes behind the back are not asked for"
+rm "$src/d3/f4"
+cat "$mnt/d3/f4" >/dev/null 2>"$T/err" && fail "d3/f4 opened after its removal"
+grep -q "No such file" "$T/err" || fail "d3/f4: $(cat "$T/err")"
+ok "within the timeouts, changes behind the back are not asked for (an open is)"
 
 # ---- data: checked at every open -------------------------------------
 settle
