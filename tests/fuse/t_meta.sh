@@ -203,15 +203,39 @@ cfs_umount "$mnt"
 ok "over a FUSE source too, a remount's ls -lR makes no source call"
 
 # ---- offline: listings from the store --------------------------------
+# go_offline N: the source fails; the mount is offline for the Nth time.
+go_offline() {
+	echo "fail ENOTCONN" >"$ctl"
+	stat "$mnt/d1/nosuch" >/dev/null 2>&1 || true	# takes it offline
+	wait_stat "$cache3" offline "$1"
+}
+
+# same_offline WHAT DIR: DIR's listing now is the one in $T/online.ls.
+same_offline() {
+	lsr "$2" >"$T/offline.ls" || fail "$1: no listing offline"
+	diff "$T/online.ls" "$T/offline.ls" >"$T/diff" ||
+		fail "$1: offline listing differs: $(head -20 "$T/diff")"
+}
+
 cfs_mount "$flaky" "$mnt" "$cache3" "$base"
-lsr "$mnt/d1" >"$T/online.ls"
-echo "fail ENOTCONN" >"$ctl"
-stat "$mnt/d1/nosuch" >/dev/null 2>&1 || true	# takes it offline
-wait_stat "$cache3" offline 1
-lsr "$mnt/d1" >"$T/offline.ls" || fail "no listing offline"
-diff "$T/online.ls" "$T/offline.ls" >/dev/null ||
-	fail "offline listing differs: $(diff "$T/online.ls" "$T/offline.ls")"
+lsr "$mnt" >"$T/online.ls"
+go_offline 1
+same_offline "same mount" "$mnt"
 echo ok >"$ctl"
 wait_stat "$cache3" offline_left 1
 cfs_umount "$mnt"
 ok "offline, a directory listed before is listed from the store"
+
+# The daemon of a new mount has looked nothing up when the source fails:
+# every name and listing offline is the store's, whatever its age.
+cfs_mount "$flaky" "$mnt" "$cache3" "$base"
+go_offline 1
+same_offline "after a remount" "$mnt"
+[ "$(stat -c %s "$mnt/d3/f2")" = "$(stat -c %s "$src/d3/f2")" ] ||
+	fail "offline lookup after a remount: wrong size of d3/f2"
+stat "$mnt/d3/never" >/dev/null 2>"$T/err" &&
+	fail "a name never seen exists offline"
+echo ok >"$ctl"
+wait_stat "$cache3" offline_left 1
+cfs_umount "$mnt"
+ok "after a remount with the source failing, names and listings come from the store"
