@@ -533,6 +533,7 @@ int kc_itable_each_cached(struct kc_fs *fs,
 struct kc_inode *kc_inode_known(struct kc_fs *fs, struct kc_inode *dir,
 				const char *name, struct stat *st);
 bool kc_inode_attr(struct kc_fs *fs, struct kc_inode *in, struct stat *st);
+bool kc_inode_attr_for(fuse_req_t req, struct kc_inode *in, struct stat *st);
 void kc_inode_set_attr(struct kc_fs *fs, struct kc_inode *in,
 		       const struct stat *st);
 void kc_itable_evict(struct kc_fs *fs);

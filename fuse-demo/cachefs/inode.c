@@ -224,7 +224,7 @@ static int kc_lookup_stored(fuse_req_t req, struct kc_inode *dir,
 	int64_t learnt;
 	struct stat ds;
 
-	if (!kc_inode_attr(fs, dir, &ds) || !kc_meta_may(req, &ds, X_OK))
+	if (!kc_inode_attr_for(req, dir, &ds) || !kc_meta_may(req, &ds, X_OK))
 		return -1;	/* the source decides, as the caller */
 	switch (kc_meta_lookup(fs, dir, name, &e->attr, &learnt)) {
 	case 0:
@@ -640,6 +640,28 @@ void kc_inode_set_attr(struct kc_fs *fs, struct kc_inode *in,
 	in->has_attr = true;
 	in->attr_learnt = kc_wall_ns();
 	pthread_mutex_unlock(&fs->itable.lock);
+}
+
+/*
+ * The attributes of directory @in by which @req's caller is let into a
+ * stored listing or name: the store's for root (whom the source lets in
+ * whatever the modes) and offline, the source's own for anyone else, so
+ * that a chmod or chown made at the source behind the mount's back is
+ * obeyed at once, whatever meta_timeout.  false: the source decides.
+ */
+bool kc_inode_attr_for(fuse_req_t req, struct kc_inode *in, struct stat *st)
+{
+	struct kc_fs *fs = kc_fs(req);
+
+	if (fuse_req_ctx(req)->uid == 0 || kc_offline(fs))
+		return kc_inode_attr(fs, in, st);
+	if (kc_inode_fd(fs, in) < 0 ||
+	    kc_src_fstatat(fs, in->fd, "", st,
+			   AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+		return false;
+	kc_inode_set_attr(fs, in, st);
+	kc_meta_learn_inode(fs, in, st);
+	return true;
 }
 
 /*

@@ -64,7 +64,7 @@ static bool kc_dir_stored(fuse_req_t req, struct kc_inode *in,
 	struct kc_fs *fs = kc_fs(req);
 	struct stat st;
 
-	if (!kc_inode_attr(fs, in, &st) || !kc_meta_may(req, &st, R_OK))
+	if (!kc_inode_attr_for(req, in, &st) || !kc_meta_may(req, &st, R_OK))
 		return false;	/* the source decides, as the caller */
 	d->may_search = kc_meta_may(req, &st, X_OK);
 	return kc_meta_list(fs, in, &d->v, &d->n);

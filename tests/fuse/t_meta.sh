@@ -124,8 +124,16 @@ grep -q "Permission denied" "$T/err" || fail "private: $(cat "$T/err")"
 "${nobody[@]}" stat "$mnt/private/secret" >/dev/null 2>"$T/err" &&
 	fail "nobody looked a name up in a 0700 directory of root"
 grep -q "Permission denied" "$T/err" || fail "secret: $(cat "$T/err")"
+# A directory closed at the source, behind the mount's back, within
+# meta_timeout: the store still says 0755, the source says no.
+chmod 0700 "$src/d1"
+"${nobody[@]}" ls "$mnt/d1" >/dev/null 2>&1 &&
+	fail "nobody listed d1, closed at the source"
+"${nobody[@]}" stat "$mnt/d1/f2" >/dev/null 2>&1 &&
+	fail "nobody looked up d1/f2, closed at the source"
+chmod 0755 "$src/d1"
 cfs_umount "$mnt"
-ok "a caller the source refuses is refused by the store"
+ok "a caller the source refuses is refused, even within meta_timeout"
 
 # ---- past the timeouts, the source is asked again --------------------
 cfs_mount "$src" "$mnt" "$cache" "$base,meta_timeout=2,negative_timeout=1"
