@@ -9,10 +9,12 @@
 #  - changes made through the mount show at once, whatever the timeouts
 #  - file data changed behind the back is never served stale: an open
 #    checks the source
-#  - a caller the source refuses is refused with the store's answers too
+#  - a caller the source refuses is refused with the store's answers too,
+#    also when the source closed a directory within meta_timeout
 #  - a damaged store file: a warning, set aside, correct answers
 #  - over a FUSE source too (flaky_source), a remount asks nothing;
-#    offline, listings come from the store
+#    offline, listings and names come from the store, also after a
+#    remount with the source failing
 # The kernel's own caches are off (attr_timeout=0, entry_timeout=0),
 # except where said, so that every stat and lookup reaches the daemon.
 # shellcheck source=tests/fuse/lib.sh
