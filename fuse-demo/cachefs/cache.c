@@ -307,6 +307,8 @@ int kc_cache_open(struct kc_fs *fs, struct kc_inode *in, int fd,
 		return -errno;
 	}
 	kc_attr_from_stat(&a, &st);
+	if (kc_meta_opened(fs, in, &st, &a))
+		atomic_store(&ic->attr_news, true);
 	if (!ic->cookie) {
 		if (kc_acquire(fs, in, ic, &a)) {
 			pthread_rwlock_unlock(&ic->io);
@@ -378,7 +380,8 @@ static bool kc_recheck_locked(struct kc_fs *fs, struct kc_inode *in,
 		atomic_store(&ic->recheck, false);	/* nothing cached */
 		return false;
 	}
-	if (kc_src_fstatat(fs, in->fd, "", &st, AT_EMPTY_PATH)) {
+	if (kc_inode_fd(fs, in) < 0 ||
+	    kc_src_fstatat(fs, in->fd, "", &st, AT_EMPTY_PATH)) {
 		atomic_store(&ic->recheck, true);
 		return false;
 	}
@@ -433,7 +436,8 @@ void kc_cache_check_due(struct kc_fs *fs, struct kc_inode *in)
 		    fs->attr_timeout_ns))
 		return;
 	/* The inode's O_PATH descriptor: a file opened offline has no other. */
-	if (kc_src_fstatat(fs, in->fd, "", &st, AT_EMPTY_PATH) == 0)
+	if (kc_inode_fd(fs, in) >= 0 &&
+	    kc_src_fstatat(fs, in->fd, "", &st, AT_EMPTY_PATH) == 0)
 		kc_cache_check_stat(fs, in, &st, false);
 }
 

@@ -30,6 +30,8 @@
  *   control.c     DIR/kmirror.sock: pin, evict, per-file counters
  *   objfd.c       the backing file of an fscache operation
  *   offline.c     the source's health: offline mode, probing, return
+ *   meta.c        names, listings and attributes across mounts (meta.h)
+ *   meta_file.c   one directory's file in DIR/kmirror-meta
  *   srccall.c     source calls that can be abandoned (source_timeout)
  *
  * Lock order (outer first): kc_icache.io (rwlock) -> kc_icache.lock ->
@@ -42,6 +44,7 @@
 
 #define FUSE_USE_VERSION 312
 #include <fuse_lowlevel.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdatomic.h>
@@ -78,6 +81,8 @@ struct kc_config {
 	uint64_t	size_limit;		/* bytes, 0: none */
 	uint64_t	max_age;		/* seconds unused, 0: none */
 	unsigned int	source_timeout;		/* seconds, 0: none */
+	uint64_t	meta_timeout;		/* seconds (meta.c) */
+	uint64_t	negative_timeout;	/* seconds (meta.c) */
 	double		attr_timeout;
 	double		entry_timeout;
 	unsigned long	source_delay_us;
@@ -221,6 +226,9 @@ struct kc_icache {
 	atomic_bool		recheck;	/* check at the next operation */
 	atomic_bool		offline_used;	/* served offline: recheck on
 						 * return (offline.c) */
+	atomic_bool		attr_news;	/* an open found attributes
+						 * the kernel may not have:
+						 * tell it (kc_op_open()) */
 	struct kc_map		map;
 	struct kc_fill		fills[KC_MAX_FILLS];
 	unsigned int		n_fills;
@@ -231,7 +239,9 @@ struct kc_icache {
 
 struct kc_inode {
 	struct kc_inode		*hnext;		/* table bucket, table lock */
-	int			fd;		/* O_PATH on the source */
+	_Atomic int		fd;		/* O_PATH on the source, -1
+						 * until kc_inode_fd() (an
+						 * inode from the store) */
 	dev_t			dev;
 	ino_t			ino;
 	mode_t			type;		/* S_IFMT bits */
@@ -248,6 +258,9 @@ struct kc_inode {
 	bool			has_attr;	/* @attr: the source's last
 						 * answer (table lock), for
 						 * offline lookups */
+	int64_t			attr_learnt;	/* @attr's wall-clock time
+						 * (ns), 0: not to be served
+						 * (meta.c) */
 	struct stat		attr;
 };
 
@@ -302,6 +315,8 @@ struct kc_stats {
 	atomic_ullong	offline_entered, offline_left;
 	atomic_ullong	offline_served, offline_refused;
 	atomic_ullong	verify_failures, sums_missing;
+	atomic_ullong	meta_hits, meta_misses, negative_hits;
+	atomic_ullong	source_meta_calls;
 	atomic_uint	generation;	/* bumped by every change */
 };
 
@@ -360,6 +375,7 @@ struct kc_fs {
 	struct fuse_session	*se;
 	struct kc_notifier	*notifier;
 	struct kc_control	*control;	/* control.c */
+	struct kc_meta		*meta;		/* meta.c, or NULL */
 	uint64_t		attr_timeout_ns;
 	size_t			inode_budget;	/* inodes (descriptors) kept */
 	size_t			object_budget;	/* unused objects left open */
@@ -416,6 +432,33 @@ void kc_source_stalled(struct kc_fs *fs);
 bool kc_offline_refuse(fuse_req_t req, int err);
 void kc_offline_tick(struct kc_fs *fs);
 
+/* meta.c (and meta.h) */
+struct kc_ment;
+int kc_meta_open(struct kc_fs *fs);
+void kc_meta_close(struct kc_fs *fs);
+void kc_meta_flush(struct kc_fs *fs);
+int64_t kc_wall_ns(void);
+bool kc_meta_fresh_attr(struct kc_fs *fs, int64_t learnt);
+int kc_meta_lookup(struct kc_fs *fs, struct kc_inode *dir, const char *name,
+		   struct stat *st, int64_t *learnt);
+void kc_meta_learn(struct kc_fs *fs, struct kc_inode *dir, const char *name,
+		   const struct stat *st);
+void kc_meta_stale(struct kc_fs *fs, struct kc_inode *in);
+void kc_meta_learn_inode(struct kc_fs *fs, struct kc_inode *in,
+			 const struct stat *st);
+void kc_meta_made(struct kc_fs *fs, struct kc_inode *dir, const char *name);
+struct kc_attr;
+bool kc_meta_opened(struct kc_fs *fs, struct kc_inode *in,
+		    const struct stat *st, const struct kc_attr *a);
+void kc_meta_drop_key(struct kc_fs *fs, dev_t dev, ino_t ino);
+void kc_meta_drop_dir(struct kc_fs *fs, struct kc_inode *in);
+bool kc_meta_list(struct kc_fs *fs, struct kc_inode *dir, struct kc_ment **v,
+		  size_t *n);
+void kc_meta_list_free(struct kc_ment *v, size_t n);
+void kc_meta_listed(struct kc_fs *fs, struct kc_inode *dir,
+		    const struct kc_ment *v, size_t n, int64_t started);
+bool kc_meta_may(fuse_req_t req, const struct stat *st, unsigned int mask);
+
 /* srccall.c: as the syscalls (-1 and errno), but offline and timed. */
 int kc_runners_init(struct kc_fs *fs);
 void kc_runners_stop(struct kc_fs *fs);
@@ -448,6 +491,15 @@ void kc_itable_destroy(struct kc_fs *fs);
 struct kc_inode *kc_inode(fuse_req_t req, fuse_ino_t ino);
 int kc_do_lookup(fuse_req_t req, struct kc_inode *dir, const char *name,
 		 struct fuse_entry_param *e);
+int kc_inode_fd(struct kc_fs *fs, struct kc_inode *in);
+int kc_inode_fd_reply(fuse_req_t req, struct kc_inode *in);
+struct kc_inode *kc_inode_parent(struct kc_fs *fs, struct kc_inode *in,
+				 char name[NAME_MAX + 1]);
+struct kc_inode *kc_inode_from_store(struct kc_fs *fs, struct kc_inode *dir,
+				     const char *name, const struct stat *st,
+				     int64_t learnt);
+bool kc_inode_fresh_attr(struct kc_fs *fs, struct kc_inode *in,
+			 struct stat *st);
 void kc_inode_forget(struct kc_fs *fs, struct kc_inode *in, uint64_t n);
 void kc_inode_pin(struct kc_inode *in);
 void kc_inode_unpin(struct kc_inode *in);
@@ -481,6 +533,7 @@ int kc_itable_each_cached(struct kc_fs *fs,
 struct kc_inode *kc_inode_known(struct kc_fs *fs, struct kc_inode *dir,
 				const char *name, struct stat *st);
 bool kc_inode_attr(struct kc_fs *fs, struct kc_inode *in, struct stat *st);
+bool kc_inode_attr_for(fuse_req_t req, struct kc_inode *in, struct stat *st);
 void kc_inode_set_attr(struct kc_fs *fs, struct kc_inode *in,
 		       const struct stat *st);
 void kc_itable_evict(struct kc_fs *fs);

@@ -507,6 +507,7 @@ static void *kc_housekeeper(void *arg)
 		kc_cull_aged(fs);
 		kc_itable_evict(fs);
 		kc_offline_tick(fs);
+		kc_meta_flush(fs);
 		kc_stats_write_if_changed(fs);
 		kc_index_checkpoint(fs);
 		pthread_mutex_lock(&x->hk_lock);

@@ -158,11 +158,16 @@ static void kc_drop_name(struct kc_inode *parent, char *name)
 		kc_inode_unpin(parent);
 }
 
-/* Take a lookup of the file @fd/@st: the known inode or a new one. */
+/*
+ * Take a lookup of the file @st (learnt at @learnt), @fd on the source or
+ * -1 (from the store): the known inode or a new one.
+ */
 static struct kc_inode *kc_inode_get(struct kc_fs *fs, struct kc_inode *dir,
 				     const char *name, int fd,
-				     const struct stat *st)
+				     const struct stat *st, int64_t learnt)
 {
+	int none = -1;
+
 	struct kc_itable *t = &fs->itable;
 	struct kc_inode *in, *old_parent;
 	char *old_name;
@@ -185,10 +190,16 @@ static struct kc_inode *kc_inode_get(struct kc_fs *fs, struct kc_inode *dir,
 		t->n++;
 		kc_itable_grow(t);
 		fd = -1;
+	} else if (fd >= 0 && atomic_compare_exchange_strong(&in->fd, &none,
+							     fd)) {
+		fd = -1;	/* it came from the store: now it has one */
 	}
 	in->nlookup++;
 	in->used = true;
-	in->attr = *st;
+	if (!in->has_attr || learnt >= in->attr_learnt) {
+		in->attr = *st;
+		in->attr_learnt = learnt;
+	}
 	in->has_attr = true;
 	kc_set_name_locked(in, dir, name, &old_parent, &old_name);
 	if (t->n > fs->inode_budget)
@@ -201,19 +212,53 @@ static struct kc_inode *kc_inode_get(struct kc_fs *fs, struct kc_inode *dir,
 }
 
 /*
+ * @dir/@name from the store (meta.c) if it may be served, to a caller
+ * the source would let search @dir: 0 (@e filled, a lookup counted),
+ * ENOENT, ENOMEM, or -1 to ask the source.
+ */
+static int kc_lookup_stored(fuse_req_t req, struct kc_inode *dir,
+			    const char *name, struct fuse_entry_param *e)
+{
+	struct kc_fs *fs = kc_fs(req);
+	struct kc_inode *in;
+	int64_t learnt;
+	struct stat ds;
+
+	if (!kc_inode_attr_for(req, dir, &ds) || !kc_meta_may(req, &ds, X_OK))
+		return -1;	/* the source decides, as the caller */
+	switch (kc_meta_lookup(fs, dir, name, &e->attr, &learnt)) {
+	case 0:
+		return ENOENT;
+	case 1:
+		break;
+	default:
+		return -1;
+	}
+	in = kc_inode_from_store(fs, dir, name, &e->attr, learnt);
+	if (!in)
+		return ENOMEM;
+	e->ino = (uintptr_t)in;
+	return 0;
+}
+
+/*
  * Offline: the inode the daemon holds by the name @dir/@name, with the
  * source's last attributes; its lookup count goes up by one.  0, or EIO
  * when there is none (a name never looked up, or forgotten: the daemon
  * cannot tell whether it exists).
  */
-static int kc_lookup_offline(struct kc_fs *fs, struct kc_inode *dir,
+static int kc_lookup_offline(fuse_req_t req, struct kc_inode *dir,
 			     const char *name, struct fuse_entry_param *e)
 {
+	struct kc_fs *fs = kc_fs(req);
 	struct kc_inode *in = kc_inode_known(fs, dir, name, &e->attr);
+	int err;
 
 	if (!in) {
-		kc_count(fs, offline_refused, 1);
-		return EIO;
+		err = kc_lookup_stored(req, dir, name, e);
+		kc_count(fs, offline_refused, err < 0);
+		kc_count(fs, offline_served, err >= 0);
+		return err < 0 ? EIO : err;
 	}
 	if (S_ISREG(in->type) && atomic_load(&in->ic))
 		atomic_store(&atomic_load(&in->ic)->offline_used, true);
@@ -239,11 +284,17 @@ int kc_do_lookup(fuse_req_t req, struct kc_inode *dir, const char *name,
 	e->attr_timeout = fs->cfg.attr_timeout;
 	e->entry_timeout = fs->cfg.entry_timeout;
 	if (kc_offline(fs))
-		return kc_lookup_offline(fs, dir, name, e);
+		return kc_lookup_offline(req, dir, name, e);
+	err = kc_lookup_stored(req, dir, name, e);
+	if (err >= 0)
+		return err;
+	err = 0;
 	kc_creds_take(req, &cr);
 	do {
-		fd = kc_src_openat(fs, dir->fd, name,
-				   O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+		fd = kc_inode_fd(fs, dir);
+		if (fd >= 0)
+			fd = kc_src_openat(fs, fd, name,
+					   O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
 	} while (fd < 0 && kc_fd_wait(&w));
 	kc_fd_wait_end(&w);
 	if (fd < 0 || kc_src_fstatat(fs, fd, "", &e->attr,
@@ -254,10 +305,13 @@ int kc_do_lookup(fuse_req_t req, struct kc_inode *dir, const char *name,
 		if (fd >= 0)
 			close(fd);
 		if (kc_offline(fs))	/* it went offline meanwhile */
-			return kc_lookup_offline(fs, dir, name, e);
+			return kc_lookup_offline(req, dir, name, e);
+		if (err == ENOENT)
+			kc_meta_learn(fs, dir, name, NULL);
 		return err;
 	}
-	in = kc_inode_get(fs, dir, name, fd, &e->attr);
+	kc_meta_learn(fs, dir, name, &e->attr);
+	in = kc_inode_get(fs, dir, name, fd, &e->attr, kc_wall_ns());
 	if (!in) {
 		close(fd);
 		return ENOMEM;
@@ -308,6 +362,22 @@ struct kc_inode *kc_inode_find(struct kc_fs *fs, dev_t dev, ino_t ino)
 	return in;
 }
 
+/* @in's last parent, pinned, and name (copied to @name); or NULL. */
+struct kc_inode *kc_inode_parent(struct kc_fs *fs, struct kc_inode *in,
+				 char name[NAME_MAX + 1])
+{
+	struct kc_inode *parent;
+
+	pthread_mutex_lock(&fs->itable.lock);
+	parent = in->parent;
+	if (parent) {
+		kc_inode_pin(parent);
+		snprintf(name, NAME_MAX + 1, "%s", in->name);
+	}
+	pthread_mutex_unlock(&fs->itable.lock);
+	return parent;
+}
+
 /* @in is now called @dir/@name (a rename through the mount). */
 void kc_inode_rename(struct kc_fs *fs, struct kc_inode *in,
 		     struct kc_inode *dir, const char *name)
@@ -348,26 +418,23 @@ void kc_inode_unname(struct kc_fs *fs, struct kc_inode *in,
 int kc_inode_check_name(struct kc_fs *fs, struct kc_inode *in)
 {
 	char name[NAME_MAX + 1];
-	struct kc_inode *parent;
+	struct kc_inode *parent = kc_inode_parent(fs, in, name);
 	struct stat st;
 	int ret = 0;
 
-	pthread_mutex_lock(&fs->itable.lock);
-	parent = in->parent;
-	if (parent) {
-		kc_inode_pin(parent);
-		snprintf(name, sizeof(name), "%s", in->name);
-	}
-	pthread_mutex_unlock(&fs->itable.lock);
 	if (!parent)
 		return 0;
-	if (kc_src_fstatat(fs, parent->fd, name, &st,
-			   AT_SYMLINK_NOFOLLOW) == 0) {
+	if (kc_inode_fd(fs, parent) < 0) {
+		ret = errno == ESTALE ? -ESTALE : 0;
+	} else if (kc_src_fstatat(fs, parent->fd, name, &st,
+				  AT_SYMLINK_NOFOLLOW) == 0) {
 		if (st.st_dev != in->dev || st.st_ino != in->ino)
 			ret = -ESTALE;
 	} else if (errno == ENOENT) {
 		ret = -ESTALE;
 	}
+	if (ret)	/* the kernel looks it up again: the source answers */
+		kc_meta_made(fs, parent, name);
 	kc_inode_unpin(parent);
 	return ret;
 }
@@ -571,7 +638,30 @@ void kc_inode_set_attr(struct kc_fs *fs, struct kc_inode *in,
 	pthread_mutex_lock(&fs->itable.lock);
 	in->attr = *st;
 	in->has_attr = true;
+	in->attr_learnt = kc_wall_ns();
 	pthread_mutex_unlock(&fs->itable.lock);
+}
+
+/*
+ * The attributes of directory @in by which @req's caller is let into a
+ * stored listing or name: the store's for root (whom the source lets in
+ * whatever the modes) and offline, the source's own for anyone else, so
+ * that a chmod or chown made at the source behind the mount's back is
+ * obeyed at once, whatever meta_timeout.  false: the source decides.
+ */
+bool kc_inode_attr_for(fuse_req_t req, struct kc_inode *in, struct stat *st)
+{
+	struct kc_fs *fs = kc_fs(req);
+
+	if (fuse_req_ctx(req)->uid == 0 || kc_offline(fs))
+		return kc_inode_attr(fs, in, st);
+	if (kc_inode_fd(fs, in) < 0 ||
+	    kc_src_fstatat(fs, in->fd, "", st,
+			   AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+		return false;
+	kc_inode_set_attr(fs, in, st);
+	kc_meta_learn_inode(fs, in, st);
+	return true;
 }
 
 /*
@@ -636,4 +726,106 @@ void kc_itable_destroy(struct kc_fs *fs)
 	free(t->bucket);
 	t->bucket = NULL;
 	pthread_mutex_destroy(&t->lock);
+}
+
+/*
+ * @in's attributes into *@st if they may be served without asking the
+ * source (-o meta_timeout, or offline).
+ */
+bool kc_inode_fresh_attr(struct kc_fs *fs, struct kc_inode *in,
+			 struct stat *st)
+{
+	bool fresh;
+
+	pthread_mutex_lock(&fs->itable.lock);
+	fresh = in->has_attr && kc_meta_fresh_attr(fs, in->attr_learnt);
+	if (fresh)
+		*st = in->attr;
+	pthread_mutex_unlock(&fs->itable.lock);
+	return fresh;
+}
+
+/* Open @parent/@name (@parent pinned) and check it is still @in. */
+static int kc_inode_open(struct kc_fs *fs, struct kc_inode *in,
+			 struct kc_inode *parent, const char *name)
+{
+	int pfd = kc_inode_fd(fs, parent), fd, err;
+	struct stat st;
+
+	if (pfd < 0)
+		return -1;
+	fd = kc_src_openat(fs, pfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (kc_src_fstatat(fs, fd, "", &st,
+			   AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+		err = errno;
+	else if (st.st_ino != in->ino || st.st_dev != in->dev)
+		err = ESTALE;
+	else
+		err = 0;
+	if (err) {
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	/*
+	 * @in's attributes stay those the kernel was given: an open compares
+	 * them with the source's (kc_meta_opened()) to tell it of a change.
+	 */
+	return fd;
+}
+
+/*
+ * @in's O_PATH descriptor on the source.  An inode that came from the
+ * store (meta.c) has none until it is needed (an open, a change, an
+ * attribute too old to serve): it is opened then, by its parent's and
+ * its last name, and checked to be the same file.  The descriptor, or
+ * -1 and errno: ESTALE if the name leads elsewhere now (the store was
+ * stale: it and the kernel forget the name, so that it is looked up
+ * again).
+ */
+int kc_inode_fd(struct kc_fs *fs, struct kc_inode *in)
+{
+	char name[NAME_MAX + 1];
+	struct kc_inode *parent;
+	int fd = atomic_load(&in->fd), none = -1, err;
+
+	if (fd >= 0)
+		return fd;
+	parent = kc_inode_parent(fs, in, name);
+	if (!parent) {
+		errno = ESTALE;
+		return -1;
+	}
+	fd = kc_inode_open(fs, in, parent, name);
+	err = errno;
+	if (fd >= 0 && !atomic_compare_exchange_strong(&in->fd, &none, fd)) {
+		close(fd);	/* another thread was first */
+		fd = none;
+	}
+	if (fd < 0 && err == ESTALE) {	/* the store asks the source */
+		kc_meta_made(fs, parent, name);
+		kc_notify_forget(fs, parent, name);
+	}
+	kc_inode_unpin(parent);
+	errno = err;
+	return fd;
+}
+
+/* @in's descriptor is open (0), or @req was answered with why not. */
+int kc_inode_fd_reply(fuse_req_t req, struct kc_inode *in)
+{
+	if (kc_inode_fd(kc_fs(req), in) >= 0)
+		return 0;
+	fuse_reply_err(req, errno);
+	return -1;
+}
+
+/* A lookup of @dir/@name answered by the store (meta.c): its inode. */
+struct kc_inode *kc_inode_from_store(struct kc_fs *fs, struct kc_inode *dir,
+				     const char *name, const struct stat *st,
+				     int64_t learnt)
+{
+	return kc_inode_get(fs, dir, name, -1, st, learnt);
 }

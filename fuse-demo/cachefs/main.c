@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "cachefs.h"
+#include "meta.h"
 
 #define KC_PROBE_XATTR	"user.kmirror.probe"
 
@@ -172,6 +173,9 @@ static int kc_open_source(struct kc_fs *fs)
 	fs->root.dev = fs->source_dev = st.st_dev;
 	fs->root.ino = st.st_ino;
 	fs->root.type = S_IFDIR;
+	fs->root.attr = st;		/* fresh: served under meta_timeout */
+	fs->root.has_attr = true;
+	fs->root.attr_learnt = kc_wall_ns();
 	fs->root.nlookup = 2;
 	atomic_init(&fs->root.ref, 1);
 	return 0;
@@ -350,6 +354,12 @@ static int kc_open_volume(struct kc_fs *fs)
 	if (ret)
 		return kc_fail("cannot index cache '%s': %s",
 			       fs->cfg.cache_dir, strerror(-ret));
+	ret = kc_meta_open(fs);
+	if (ret)
+		return kc_fail("cannot use %s/%s: %s", fs->cfg.cache_dir,
+			       KC_META_DIR, ret == -EPERM ?
+			       "it is not a directory of ours" :
+			       strerror(-ret));
 	return 0;
 }
 
@@ -421,6 +431,7 @@ static void kc_teardown(struct kc_fs *fs, bool mounted)
 	kc_handles_close(fs);
 	if (fs->itable.bucket)
 		kc_itable_destroy(fs);
+	kc_meta_close(fs);		/* written back */
 	if (mounted)
 		kc_stats_write(fs, false);
 	kc_index_release(fs);

@@ -10,8 +10,10 @@
  *    present and the file was coherent when last checked (no recheck
  *    pending), else it fails with EIO;
  *  - names and attributes come from the inodes the daemon holds (the
- *    last attributes the source gave), else EIO;
- *  - every change fails with EROFS, directory listings with EIO.
+ *    last attributes the source gave), else from the metadata store
+ *    (meta.c, whatever their age), else EIO;
+ *  - directory listings come from the store, else EIO;
+ *  - every change fails with EROFS.
  * The housekeeper probes the source every second (a stat of its root,
  * made by a runner thread: the housekeeper never waits for it).  When it answers, every cached file is marked
  * for a recheck before the source is online again, so that no cached
@@ -90,7 +92,8 @@ static void kc_revalidate(struct kc_fs *fs, struct kc_inode *in)
 
 	if (!atomic_exchange(&ic->offline_used, false))
 		return;
-	if (!kc_src_fstatat(fs, in->fd, "", &st,
+	if (kc_inode_fd(fs, in) >= 0 &&
+	    !kc_src_fstatat(fs, in->fd, "", &st,
 			    AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		kc_cache_check_stat(fs, in, &st, false);
 }

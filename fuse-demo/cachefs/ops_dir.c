@@ -4,6 +4,14 @@
  * directory per opendir, entries passed on with their source offsets;
  * readdirplus looks every entry up (so the kernel gets inodes and
  * attributes in one go).
+ *
+ * A stream read whole from the source, from its start, is handed to the
+ * metadata store (meta.c).  A listing the store may serve (-o
+ * meta_timeout, or offline) to a caller who may read the directory
+ * (kc_meta_may(): the source would refuse the others) is served from a
+ * copy taken at opendir, its offsets the entries' places: ".", "..",
+ * then the names.  readdirplus then hands out the attributes the store
+ * holds, as a lookup would.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,12 +21,20 @@
 #include <unistd.h>
 
 #include "cachefs.h"
+#include "meta.h"
 
 struct kc_dir {
 	struct kc_handle h;
-	DIR		*dp;
+	DIR		*dp;		/* NULL: served from the store */
 	struct dirent	*entry;		/* read but not yet returned */
 	off_t		offset;
+	struct kc_ment	*v;		/* the store's listing */
+	size_t		n;
+	bool		may_search;	/* the caller may look names up */
+	bool		whole;		/* read from the start, no seek */
+	int64_t		started;	/* when the stream was opened */
+	struct kc_ment	*seen;		/* names read from the source */
+	size_t		nseen, cap;
 };
 
 static struct kc_dir *kc_dir(const struct fuse_file_info *fi)
@@ -31,8 +47,38 @@ static void kc_dir_free(struct kc_fs *fs, struct kc_handle *h)
 	struct kc_dir *d = (struct kc_dir *)h;
 
 	(void)fs;
-	closedir(d->dp);
+	if (d->dp)
+		closedir(d->dp);
+	kc_meta_list_free(d->v, d->n);
+	kc_meta_list_free(d->seen, d->nseen);
 	free(d);
+}
+
+/*
+ * A listing from the store for @in, if it may be served to @req's
+ * caller: true, and @d serves it.
+ */
+static bool kc_dir_stored(fuse_req_t req, struct kc_inode *in,
+			  struct kc_dir *d)
+{
+	struct kc_fs *fs = kc_fs(req);
+	struct stat st;
+
+	if (!kc_inode_attr_for(req, in, &st) || !kc_meta_may(req, &st, R_OK))
+		return false;	/* the source decides, as the caller */
+	d->may_search = kc_meta_may(req, &st, X_OK);
+	return kc_meta_list(fs, in, &d->v, &d->n);
+}
+
+static void kc_dir_reply(fuse_req_t req, struct kc_dir *d,
+			 struct fuse_file_info *fi)
+{
+	fi->fh = (uintptr_t)d;
+	kc_handle_add(kc_fs(req), &d->h, kc_dir_free);
+	if (fuse_reply_open(req, fi)) {
+		kc_handle_del(kc_fs(req), &d->h);
+		kc_dir_free(kc_fs(req), &d->h);
+	}
 }
 
 void kc_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -46,10 +92,18 @@ void kc_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	if (kc_offline_refuse(req, EIO)) {	/* no listing is cached */
+	if (kc_dir_stored(req, kc_inode(req, ino), d)) {
+		kc_count(kc_fs(req), offline_served, kc_offline(kc_fs(req)));
+		kc_dir_reply(req, d, fi);
+		return;
+	}
+	if (kc_offline_refuse(req, EIO) ||	/* no listing is stored */
+	    kc_inode_fd_reply(req, kc_inode(req, ino))) {
 		free(d);
 		return;
 	}
+	d->whole = true;
+	d->started = kc_wall_ns();
 	kc_creds_take(req, &cr);
 	do {
 		fd = kc_src_openat(kc_fs(req), kc_inode(req, ino)->fd, ".",
@@ -67,12 +121,7 @@ void kc_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, err);
 		return;
 	}
-	fi->fh = (uintptr_t)d;
-	kc_handle_add(kc_fs(req), &d->h, kc_dir_free);
-	if (fuse_reply_open(req, fi)) {
-		kc_handle_del(kc_fs(req), &d->h);
-		kc_dir_free(kc_fs(req), &d->h);
-	}
+	kc_dir_reply(req, d, fi);
 }
 
 static bool kc_dot(const char *name)
@@ -121,6 +170,96 @@ static size_t kc_add_entry(fuse_req_t req, fuse_ino_t ino, struct kc_dir *d,
 	return size;
 }
 
+/*
+ * Entry @i of the store's listing (".", "..", then the names) into @p
+ * (room @rem); its size, > @rem if full.  readdirplus hands out the
+ * attributes the store may serve, to a caller who may look names up.
+ */
+static size_t kc_add_stored(fuse_req_t req, fuse_ino_t ino, struct kc_dir *d,
+			    size_t i, char *p, size_t rem, bool plus)
+{
+	struct kc_fs *fs = kc_fs(req);
+	const struct kc_ment *m = i >= 2 ? &d->v[i - 2] : NULL;
+	const char *name = m ? m->name : i ? ".." : ".";
+	struct fuse_entry_param e;
+	struct kc_inode *in = NULL;
+	size_t size;
+
+	memset(&e, 0, sizeof(e));
+	e.attr.st_ino = m ? m->st.st_ino : i ? 1 : kc_inode(req, ino)->ino;
+	e.attr.st_mode = m ? (mode_t)m->type << 12 : S_IFDIR;
+	if (!plus)
+		return fuse_add_direntry(req, p, rem, name, &e.attr, i + 1);
+	if (m && (m->flags & KC_ME_ATTR) && d->may_search &&
+	    kc_meta_fresh_attr(fs, m->learnt) && !kc_itable_full(fs))
+		in = kc_inode_from_store(fs, kc_inode(req, ino), name, &m->st,
+					 m->learnt);
+	if (in) {
+		kc_count(fs, meta_hits, 1);
+		e.ino = (uintptr_t)in;
+		e.attr = m->st;
+		e.attr_timeout = fs->cfg.attr_timeout;
+		e.entry_timeout = fs->cfg.entry_timeout;
+	}
+	size = fuse_add_direntry_plus(req, p, rem, name, &e, i + 1);
+	if (size > rem && in)	/* did not fit: undo the lookup */
+		kc_inode_forget(fs, in, 1);
+	return size;
+}
+
+static void kc_readdir_stored(fuse_req_t req, fuse_ino_t ino,
+			      struct kc_dir *d, char *buf, size_t size,
+			      off_t off, bool plus)
+{
+	size_t rem = size, n, i;
+
+	for (i = off > 0 ? (size_t)off : 0; i < d->n + 2; i++) {
+		n = kc_add_stored(req, ino, d, i, buf + size - rem, rem, plus);
+		if (n > rem)
+			break;
+		rem -= n;
+	}
+	fuse_reply_buf(req, buf, size - rem);
+}
+
+/* A name read from the source, kept for the store (kc_meta_listed()). */
+static void kc_dir_seen(struct kc_dir *d, const struct dirent *de)
+{
+	struct kc_ment *v;
+
+	if (!d->whole || kc_dot(de->d_name))
+		return;
+	if (d->nseen == d->cap) {
+		v = d->nseen < KC_META_ENTRIES_MAX ?
+		    realloc(d->seen, (d->cap * 2 + 64) * sizeof(*v)) : NULL;
+		if (!v) {
+			d->whole = false;	/* too big to keep */
+			return;
+		}
+		d->seen = v;
+		d->cap = d->cap * 2 + 64;
+	}
+	v = &d->seen[d->nseen];
+	memset(v, 0, sizeof(*v));
+	v->name = strdup(de->d_name);
+	v->type = de->d_type;
+	v->st.st_ino = de->d_ino;
+	if (v->name)
+		d->nseen++;
+	else
+		d->whole = false;
+}
+
+/* The source's stream ended: a whole listing goes to the store. */
+static void kc_dir_end(fuse_req_t req, fuse_ino_t ino, struct kc_dir *d)
+{
+	if (!d->whole)
+		return;
+	d->whole = false;
+	kc_meta_listed(kc_fs(req), kc_inode(req, ino), d->seen, d->nseen,
+		       d->started);
+}
+
 static void kc_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		       off_t off, struct fuse_file_info *fi, bool plus)
 {
@@ -129,7 +268,7 @@ static void kc_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 	size_t rem = size, n;
 	int err = 0;
 
-	if (kc_offline_refuse(req, EIO))
+	if (d->dp && kc_offline_refuse(req, EIO))
 		return;
 	buf = calloc(1, size ? size : 1);
 	p = buf;
@@ -138,10 +277,17 @@ static void kc_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
+	if (!d->dp) {
+		kc_readdir_stored(req, ino, d, buf, size, off, plus);
+		free(buf);
+		return;
+	}
+	kc_count(kc_fs(req), source_meta_calls, 1);	/* getdents */
 	if (off != d->offset) {
 		seekdir(d->dp, off);
 		d->entry = NULL;
 		d->offset = off;
+		d->whole = false;
 	}
 	for (;;) {
 		if (!d->entry) {
@@ -149,8 +295,11 @@ static void kc_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			d->entry = readdir(d->dp);
 			if (!d->entry) {
 				err = errno;
+				if (!err)
+					kc_dir_end(req, ino, d);
 				break;
 			}
+			kc_dir_seen(d, d->entry);
 		}
 		n = kc_add_entry(req, ino, d, p, rem, plus, &err);
 		if (err || n > rem)
@@ -194,8 +343,12 @@ void kc_op_releasedir(fuse_req_t req, fuse_ino_t ino,
 void kc_op_fsyncdir(fuse_req_t req, fuse_ino_t ino, int datasync,
 		    struct fuse_file_info *fi)
 {
-	int fd = dirfd(kc_dir(fi)->dp);
+	int fd = kc_dir(fi)->dp ? dirfd(kc_dir(fi)->dp) : -1;
 
 	(void)ino;
-	fuse_reply_err(req, (datasync ? fdatasync(fd) : fsync(fd)) ? errno : 0);
+	if (fd < 0)		/* served from the store: nothing to sync */
+		fuse_reply_err(req, 0);
+	else
+		fuse_reply_err(req, (datasync ? fdatasync(fd) : fsync(fd)) ?
+				    errno : 0);
 }

@@ -77,7 +77,13 @@ void kc_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct stat st;
 
 	(void)fi;
-	if (kc_src_fstatat(fs, in->fd, "", &st,
+	if (kc_inode_fresh_attr(fs, in, &st)) {	/* -o meta_timeout */
+		kc_count(fs, meta_hits, 1);
+		fuse_reply_attr(req, &st, fs->cfg.attr_timeout);
+		return;
+	}
+	if (kc_inode_fd(fs, in) < 0 ||
+	    kc_src_fstatat(fs, in->fd, "", &st,
 			   AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW)) {
 		if (kc_offline(fs))
 			kc_getattr_offline(req, in);
@@ -86,6 +92,7 @@ void kc_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		return;
 	}
 	kc_inode_set_attr(fs, in, &st);
+	kc_meta_learn_inode(fs, in, &st);
 	if (S_ISREG(st.st_mode))
 		kc_cache_check_stat(fs, in, &st, true);
 	fuse_reply_attr(req, &st, fs->cfg.attr_timeout);
@@ -150,12 +157,17 @@ void kc_op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		return;
 	if (valid & FUSE_SET_ATTR_SIZE)
 		ch.kind = KC_CH_SIZE;
+	if (kc_inode_fd(fs, in) < 0) {
+		fuse_reply_err(req, errno);
+		return;
+	}
 	if (S_ISREG(in->type))
 		ic = kc_change_begin(fs, in);
 	kc_creds_take(req, &cr);
 	err = kc_do_setattr(in, attr, valid, fd);
 	kc_creds_drop(&cr);
 	kc_change_end(fs, ic, in, fd, &ch);
+	kc_meta_stale(fs, in);	/* the getattr below asks the source */
 	if (err)
 		fuse_reply_err(req, err);
 	else
@@ -164,13 +176,14 @@ void kc_op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 
 void kc_op_readlink(fuse_req_t req, fuse_ino_t ino)
 {
+	struct kc_inode *in = kc_inode(req, ino);
 	char buf[PATH_MAX + 1];
 	ssize_t n;
 
 	if (kc_offline_refuse(req, EIO))
 		return;
-	n = kc_src_readlinkat(kc_fs(req), kc_inode(req, ino)->fd, "", buf,
-			      sizeof(buf));
+	n = kc_inode_fd(kc_fs(req), in) < 0 ? -1 :
+	    kc_src_readlinkat(kc_fs(req), in->fd, "", buf, sizeof(buf));
 	if (n < 0)
 		fuse_reply_err(req, errno);
 	else if (n == sizeof(buf))
@@ -185,13 +198,17 @@ void kc_op_readlink(fuse_req_t req, fuse_ino_t ino)
 static void kc_reply_made(fuse_req_t req, fuse_ino_t parent, const char *name,
 			  int err)
 {
+	struct kc_inode *dir = kc_inode(req, parent);
 	struct fuse_entry_param e;
 
 	if (err) {
 		fuse_reply_err(req, err);
 		return;
 	}
-	err = kc_do_lookup(req, kc_inode(req, parent), name, &e);
+	kc_meta_made(kc_fs(req), dir, name);
+	err = kc_do_lookup(req, dir, name, &e);
+	if (!err && S_ISDIR(e.attr.st_mode))	/* its number may be reused */
+		kc_meta_drop_dir(kc_fs(req), (struct kc_inode *)(uintptr_t)e.ino);
 	if (err)
 		fuse_reply_err(req, err);
 	else if (fuse_reply_entry(req, &e))
@@ -206,11 +223,15 @@ static void kc_make(fuse_req_t req, fuse_ino_t parent, const char *name,
 		    enum kc_make what, mode_t mode, dev_t rdev,
 		    const char *link)
 {
-	int dir = kc_inode(req, parent)->fd, ret, err;
+	int dir = kc_inode_fd(kc_fs(req), kc_inode(req, parent)), ret, err;
 	struct kc_creds cr;
 
 	if (kc_offline_refuse(req, EROFS))
 		return;
+	if (dir < 0) {
+		fuse_reply_err(req, errno);
+		return;
+	}
 	kc_creds_take(req, &cr);
 	if (what == KC_MKNOD)
 		ret = mknodat(dir, name, mode, rdev);
@@ -254,6 +275,10 @@ void kc_op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t parent,
 
 	if (kc_offline_refuse(req, EROFS))
 		return;
+	if (kc_inode_fd(fs, in) < 0 || kc_inode_fd(fs, dir) < 0) {
+		fuse_reply_err(req, errno);
+		return;
+	}
 	if (S_ISREG(in->type))
 		ic = kc_change_begin(fs, in);
 	kc_creds_take(req, &cr);
@@ -265,6 +290,7 @@ void kc_op_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t parent,
 	err = ret ? errno : 0;
 	kc_creds_drop(&cr);
 	kc_change_end(fs, ic, in, -1, &ch);
+	kc_meta_stale(fs, in);		/* its link count */
 	kc_reply_made(req, parent, name, err);
 }
 
@@ -276,7 +302,35 @@ static struct kc_inode *kc_named(struct kc_fs *fs, struct kc_inode *dir,
 
 	if (fstatat(dir->fd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return NULL;
+	if (S_ISDIR(st.st_mode))
+		kc_meta_drop_key(fs, st.st_dev, st.st_ino);
 	return kc_inode_find(fs, st.st_dev, st.st_ino);
+}
+
+/* @dir/@name was removed (@ret 0) through the mount, or not. */
+static void kc_meta_gone(struct kc_fs *fs, struct kc_inode *dir,
+			 const char *name, int ret)
+{
+	if (ret)
+		return;
+	kc_meta_learn(fs, dir, name, NULL);
+	kc_meta_stale(fs, dir);		/* its times, its link count */
+}
+
+/* A rename through the mount (@flags -1: it failed). */
+static void kc_meta_renamed(struct kc_fs *fs, struct kc_inode *dir,
+			    const char *name, struct kc_inode *ndir,
+			    const char *newname, int flags)
+{
+	if (flags < 0)
+		return;
+	if (flags & RENAME_EXCHANGE)
+		kc_meta_made(fs, dir, name);
+	else
+		kc_meta_learn(fs, dir, name, NULL);
+	kc_meta_made(fs, ndir, newname);
+	kc_meta_stale(fs, dir);
+	kc_meta_stale(fs, ndir);
 }
 
 static struct kc_icache *kc_meta_begin(struct kc_fs *fs, struct kc_inode *in)
@@ -301,7 +355,7 @@ void kc_op_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	struct kc_creds cr;
 	int ret, err;
 
-	if (kc_offline_refuse(req, EROFS))
+	if (kc_offline_refuse(req, EROFS) || kc_inode_fd_reply(req, dir))
 		return;
 	in = kc_named(fs, dir, name);
 	ic = kc_meta_begin(fs, in);
@@ -310,6 +364,9 @@ void kc_op_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 	err = errno;
 	kc_creds_drop(&cr);
 	kc_meta_end(fs, ic, in);
+	kc_meta_gone(fs, dir, name, ret);
+	if (in && !ret)
+		kc_meta_stale(fs, in);	/* the link count of its other names */
 	if (in) {
 		if (!ret)
 			kc_inode_unname(fs, in, dir, name);
@@ -320,15 +377,20 @@ void kc_op_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 
 void kc_op_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
+	struct kc_inode *dir = kc_inode(req, parent), *in;
 	struct kc_creds cr;
 	int ret, err;
 
-	if (kc_offline_refuse(req, EROFS))
+	if (kc_offline_refuse(req, EROFS) || kc_inode_fd_reply(req, dir))
 		return;
+	in = kc_named(kc_fs(req), dir, name);	/* drops its listing */
 	kc_creds_take(req, &cr);
-	ret = unlinkat(kc_inode(req, parent)->fd, name, AT_REMOVEDIR);
+	ret = unlinkat(dir->fd, name, AT_REMOVEDIR);
 	err = errno;
 	kc_creds_drop(&cr);
+	kc_meta_gone(kc_fs(req), dir, name, ret);
+	if (in)
+		kc_inode_unpin(in);
 	fuse_reply_err(req, ret ? err : 0);
 }
 
@@ -359,7 +421,8 @@ void kc_op_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct kc_creds cr;
 	int ret, err;
 
-	if (kc_offline_refuse(req, EROFS))
+	if (kc_offline_refuse(req, EROFS) || kc_inode_fd_reply(req, dir) ||
+	    kc_inode_fd_reply(req, ndir))
 		return;
 	src = kc_named(fs, dir, name);
 	dst = kc_named(fs, ndir, newname);
@@ -374,8 +437,11 @@ void kc_op_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 	kc_creds_drop(&cr);
 	kc_meta_end(fs, id, dst);
 	kc_meta_end(fs, is, src);
+	kc_meta_renamed(fs, dir, name, ndir, newname, ret ? -1 : (int)flags);
 	if (!ret && src)
 		kc_inode_rename(fs, src, ndir, newname);
+	if (!ret && src)
+		kc_meta_stale(fs, src);		/* its ctime */
 	if (!ret && dst && (flags & RENAME_EXCHANGE))
 		kc_inode_rename(fs, dst, dir, name);
 	else if (!ret && dst)
@@ -391,7 +457,7 @@ void kc_op_statfs(fuse_req_t req, fuse_ino_t ino)
 {
 	struct statvfs st;
 
-	if (kc_offline_refuse(req, EIO))
+	if (kc_offline_refuse(req, EIO) || kc_inode_fd_reply(req, kc_inode(req, ino)))
 		return;
 	if (kc_src_fstatvfs(kc_fs(req), kc_inode(req, ino)->fd, &st))
 		fuse_reply_err(req, errno);

@@ -141,6 +141,8 @@ static int kc_open_source(fuse_req_t req, struct kc_inode *in,
 	err = errno;
 	kc_creds_drop(&cr);
 	kc_change_end(fs, ic, in, fd, &ch);
+	if (flags & O_TRUNC)
+		kc_meta_stale(fs, in);
 	return fd < 0 ? -err : fd;
 }
 
@@ -178,6 +180,7 @@ void kc_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct kc_fs *fs = kc_fs(req);
 	struct kc_inode *in = kc_inode(req, ino);
+	struct kc_icache *ic;
 	struct kc_file *f;
 	char proc[64];
 	int fd, err;
@@ -190,6 +193,8 @@ void kc_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ESTALE);	/* the kernel looks it up again */
 		return;
 	}
+	if (kc_inode_fd_reply(req, in))
+		return;
 	kc_procname(proc, sizeof(proc), in->fd);
 	fd = kc_open_source(req, in, proc, fi->flags);
 	if (fd < 0 && kc_offline(fs)) {		/* it went offline now */
@@ -205,6 +210,10 @@ void kc_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, err);
 		return;
 	}
+	/* No page lock is held over an open: it may wait for the notice. */
+	ic = atomic_load(&in->ic);
+	if (ic && atomic_exchange(&ic->attr_news, false))
+		kc_notify_changed(fs, in, true);
 	fi->fh = (uintptr_t)f;
 	if (fuse_reply_open(req, fi))
 		kc_file_close(fs, f);
@@ -221,7 +230,8 @@ void kc_op_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 	struct kc_file *f;
 	int fd, err;
 
-	if (kc_offline_refuse(req, EROFS))
+	if (kc_offline_refuse(req, EROFS) ||
+	    kc_inode_fd_reply(req, w.locked))
 		return;
 	kc_creds_take(req, &cr);
 	do {
@@ -235,6 +245,7 @@ void kc_op_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 		fuse_reply_err(req, err);
 		return;
 	}
+	kc_meta_made(fs, w.locked, name);
 	err = kc_do_lookup(req, kc_inode(req, parent), name, &e);
 	if (err) {
 		close(fd);
@@ -305,6 +316,7 @@ void kc_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		ch.len = n;
 	}
 	kc_change_end(fs, ic, in, f->fd, &ch);
+	kc_meta_stale(fs, in);		/* its size and times */
 	if (n < 0)
 		fuse_reply_err(req, err);
 	else
@@ -382,6 +394,7 @@ void kc_op_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
 	err = errno;
 
 	kc_change_end(fs, ic, in, kc_file(fi)->fd, &ch);
+	kc_meta_stale(fs, in);
 	fuse_reply_err(req, ret ? err : 0);
 }
 
@@ -408,6 +421,7 @@ void kc_op_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in,
 	if (n >= 0)
 		ch.len = n;
 	kc_change_end(fs, ic, out, kc_file(fi_out)->fd, &ch);
+	kc_meta_stale(fs, out);
 	if (n < 0)
 		fuse_reply_err(req, err);
 	else

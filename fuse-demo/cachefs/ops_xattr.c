@@ -44,7 +44,8 @@ void kc_op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	ssize_t n;
 	int err;
 
-	if (kc_no_xattr(req) || kc_offline_refuse(req, EIO))
+	if (kc_no_xattr(req) || kc_offline_refuse(req, EIO) ||
+	    kc_inode_fd_reply(req, kc_inode(req, ino)))
 		return;
 	value = size ? malloc(size) : NULL;
 	if (size && !value) {
@@ -67,7 +68,8 @@ void kc_op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	ssize_t n;
 	int err;
 
-	if (kc_no_xattr(req) || kc_offline_refuse(req, EIO))
+	if (kc_no_xattr(req) || kc_offline_refuse(req, EIO) ||
+	    kc_inode_fd_reply(req, kc_inode(req, ino)))
 		return;
 	value = size ? malloc(size) : NULL;
 	if (size && !value) {
@@ -96,7 +98,8 @@ static void kc_xattr_change(fuse_req_t req, fuse_ino_t ino, const char *name,
 	char proc[64];
 	int ret, err;
 
-	if (kc_no_xattr(req) || kc_offline_refuse(req, EROFS))
+	if (kc_no_xattr(req) || kc_offline_refuse(req, EROFS) ||
+	    kc_inode_fd_reply(req, in))
 		return;
 	if (S_ISREG(in->type))
 		ic = kc_change_begin(fs, in);
@@ -107,6 +110,7 @@ static void kc_xattr_change(fuse_req_t req, fuse_ino_t ino, const char *name,
 	err = errno;
 	kc_creds_drop(&cr);
 	kc_change_end(fs, ic, in, -1, &ch);
+	kc_meta_stale(fs, in);		/* its ctime */
 	fuse_reply_err(req, ret ? err : 0);
 }
 

@@ -26,6 +26,7 @@ struct kc_raw {
 	char	*cache, *tag, *granule, *size_limit;
 	char	*attr_timeout, *entry_timeout, *delay, *behind;
 	char	*fill_delay, *max_age, *source_timeout, *verify;
+	char	*meta_timeout, *negative_timeout;
 	char	*limit[KC_NLIM];
 	char	*source;
 	int	nonopts;
@@ -49,6 +50,8 @@ static const struct fuse_opt kc_opts[] = {
 	KC_OPT("max_age=%s", max_age),
 	KC_OPT("source_timeout=%s", source_timeout),
 	KC_OPT("verify=%s", verify),
+	KC_OPT("meta_timeout=%s", meta_timeout),
+	KC_OPT("negative_timeout=%s", negative_timeout),
 	KC_OPT("frun=%s", limit[KC_FRUN]),
 	KC_OPT("fcull=%s", limit[KC_FCULL]),
 	KC_OPT("fstop=%s", limit[KC_FSTOP]),
@@ -233,6 +236,26 @@ static int kc_parse_timeout(const char *s, unsigned int *out)
 	return 0;
 }
 
+/*
+ * -o NAME=@s (meta_timeout, negative_timeout), if given: "0" (always ask
+ * the source) or an age as max_age takes it, in *@out.
+ */
+static int kc_check_ttl(const char *name, const char *s, uint64_t *out)
+{
+	if (!s)
+		return 0;
+	if (!strcmp(s, "0")) {
+		*out = 0;
+		return 0;
+	}
+	if (kc_parse_age(s, out)) {
+		kc_fail("%s=%s: not a time (0, or e.g. 30, 90m, 12h, 7d)",
+			name, s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* -o NAME=@s, if given: a plain number of @unit up to @max in *@out. */
 static int kc_check_count(const char *name, const char *s, uint64_t max,
 			  const char *unit, uint64_t *out)
@@ -282,6 +305,11 @@ static int kc_check_numbers(const struct kc_raw *raw, struct kc_config *cfg)
 			"to a day: 30, 30s, 5m, 1h)", raw->source_timeout);
 		return -EINVAL;
 	}
+	if (kc_check_ttl("meta_timeout", raw->meta_timeout,
+			 &cfg->meta_timeout) ||
+	    kc_check_ttl("negative_timeout", raw->negative_timeout,
+			 &cfg->negative_timeout))
+		return -EINVAL;
 	if (raw->attr_timeout &&
 	    kc_parse_seconds(raw->attr_timeout, &cfg->attr_timeout)) {
 		kc_fail("attr_timeout=%s: not a number of seconds",
@@ -377,6 +405,8 @@ static void kc_raw_free(struct kc_raw *raw)
 	free(raw->fill_delay);
 	free(raw->max_age);
 	free(raw->source_timeout);
+	free(raw->meta_timeout);
+	free(raw->negative_timeout);
 	for (i = 0; i < KC_NLIM; i++)
 		free(raw->limit[i]);
 }
@@ -413,7 +443,14 @@ KC_NAME " options:\n"
 "    -o source_delay_us=N   sleep N microseconds before every read from\n"
 "                           the source (tests and benchmarks)\n"
 "    -o verify=on|off       check a CRC32C of each cached granule before\n"
-"                           serving it (default on)\n\n", prog);
+"                           serving it (default on)\n"
+"    -o meta_timeout=T      serve names, attributes and listings the\n"
+"                           source gave (this mount or an earlier one)\n"
+"                           for T (seconds, or with m, h, d) without\n"
+"                           asking it (default 0: always ask); file data\n"
+"                           is checked against the source at every open\n"
+"    -o negative_timeout=T  the same for \"no such name\" (default 0)\n\n",
+	       prog);
 	printf("FUSE options:\n");
 	fuse_cmdline_help();
 	fuse_lowlevel_help();

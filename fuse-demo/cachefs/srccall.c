@@ -289,6 +289,8 @@ static ssize_t kc_call(struct kc_fs *fs, struct kc_call *a)
 		errno = EIO;
 		return -1;
 	}
+	if (a->op != KC_CALL_PREAD && a->op != KC_CALL_CLOSE && !a->quiet)
+		kc_count(fs, source_meta_calls, 1);
 	if (!fs->cfg.source_timeout) {
 		kc_call_do(a);
 	} else if (!(c = kc_call_copy(a))) {

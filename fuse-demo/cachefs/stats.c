@@ -49,6 +49,14 @@
  *   offline_left       times it answered again (back online)
  *   offline_served     requests answered from the cache while offline
  *   offline_refused    requests refused while offline (EIO, EROFS)
+ *   meta_timeout, negative_timeout  the -o policies, in seconds
+ *   meta_hits          lookups, attributes, listings and readdirplus
+ *                      entries served from the metadata store (meta.c)
+ *   meta_misses        lookups and listings that asked the source
+ *   negative_hits      lookups answered "no such name" by the store
+ *   source_meta_calls  metadata calls made on the source: lookups,
+ *                      stats, opens, directory reads, readlink, statfs,
+ *                      extended attributes (not data reads)
  *   objects            data objects in the cache (all volumes)
  *   cache_bytes        their size on disk, in bytes
  */
@@ -111,6 +119,12 @@ static void kc_stats_print(struct kc_fs *fs, FILE *f, bool mounted)
 		kc_offline(fs), kc_get(&s->offline_entered),
 		kc_get(&s->offline_left), kc_get(&s->offline_served),
 		kc_get(&s->offline_refused));
+	fprintf(f, "meta_timeout: %" PRIu64 "\nnegative_timeout: %" PRIu64
+		"\nmeta_hits: %llu\nmeta_misses: %llu\nnegative_hits: %llu\n"
+		"source_meta_calls: %llu\n", fs->cfg.meta_timeout,
+		fs->cfg.negative_timeout, kc_get(&s->meta_hits),
+		kc_get(&s->meta_misses), kc_get(&s->negative_hits),
+		kc_get(&s->source_meta_calls));
 	fprintf(f, "objects: %" PRIu64 "\ncache_bytes: %" PRIu64 "\n"
 		"index: %s\n", objects, bytes, kc_index_state(fs));
 }

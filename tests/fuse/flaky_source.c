@@ -12,6 +12,8 @@
  *   fail ENOTCONN|EIO|ESTALE the call fails with that errno
  *   fail ERRNO NAME          only calls on files called NAME fail
  *   hang                     the call waits until the line says otherwise
+ *   delay US                 pass the call through after US microseconds
+ *                            (a slow network source, for benchmarks)
  * Attributes and names are never cached by the kernel, and reads and
  * writes bypass its page cache, so that every call of the client reaches
  * us and so meets the command.
@@ -33,9 +35,10 @@ static const char *ctl_path;
 static int root_fd = -1;
 
 /*
- * The command in force for @path: 0 (ok), an errno (fail), or -1 (hang).
+ * The command in force for @path: 0 (ok), an errno (fail), or -1 (hang);
+ * *@delay_us: microseconds to wait first ("delay US").
  */
-static int ctl_read(const char *path)
+static int ctl_read(const char *path, long *delay_us)
 {
 	static const struct { const char *name; int err; } errs[] = {
 		{ "ENOTCONN", ENOTCONN }, { "EIO", EIO }, { "ESTALE", ESTALE },
@@ -54,6 +57,10 @@ static int ctl_read(const char *path)
 	line[strcspn(line, "\n")] = 0;
 	if (!strcmp(line, "hang"))
 		return -1;
+	if (!strncmp(line, "delay ", 6)) {
+		*delay_us = strtol(line + 6, NULL, 10);
+		return 0;
+	}
 	if (strncmp(line, "fail ", 5))
 		return 0;
 	name = strchr(line + 5, ' ');
@@ -69,10 +76,16 @@ static int ctl_read(const char *path)
 static int gate(const char *path)
 {
 	struct timespec ts = { 0, 10000000 };
+	long delay_us = 0;
 	int c;
 
-	while ((c = ctl_read(path)) < 0)
+	while ((c = ctl_read(path, &delay_us)) < 0)
 		nanosleep(&ts, NULL);
+	if (delay_us > 0) {
+		ts.tv_sec = delay_us / 1000000;
+		ts.tv_nsec = delay_us % 1000000 * 1000;
+		nanosleep(&ts, NULL);
+	}
 	return c;
 }
 

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The metadata store (meta.h): what the source said of names, listings
+ * and attributes, kept in DIR/kmirror-meta, one file per source
+ * directory (meta_file.c), so that a remount over a slow source need not
+ * ask it again.
+ *
+ * Policy: an answer learnt from the source (by this mount or an earlier
+ * one) is served without asking it for -o meta_timeout seconds (names,
+ * attributes, listings) or -o negative_timeout seconds ("no such
+ * name"); 0, the default, always asks.  Offline (offline.c) any age is
+ * served: the source cannot be asked.  Data never comes from here: an
+ * open always compares the source's attributes with the cache's
+ * (kc_cache_open()).  A change made through the mount drops or updates
+ * what it touches at once (kc_meta_learn(), kc_meta_made(),
+ * kc_meta_stale()), so the mount never contradicts its own writes.
+ *
+ * Times are CLOCK_REALTIME, as they must outlive the process; an answer
+ * learnt "in the future" (the clock was set back) is not trusted.
+ *
+ * Directories are read into memory at their first use, under one lock,
+ * and written back (a temporary file renamed over the old) by the
+ * housekeeper once a second and at unmount.  Those not used since the
+ * last write-back are dropped from memory when more than
+ * KC_META_MEM_DIRS are held.  A file that does not parse (damaged, or
+ * another volume's) is set aside as NAME.bad with a warning, and the
+ * directory is asked of the source again.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cachefs.h"
+#include "crc32c.h"
+#include "meta.h"
+
+#define KC_META_BUCKETS		1024
+#define KC_META_MEM_DIRS	4096	/* held in memory before dropping */
+#define KC_META_FNAME		48
+
+struct kc_meta {
+	pthread_mutex_t	lock;
+	struct kc_mdir	*bucket[KC_META_BUCKETS];
+	size_t		n;
+	uint64_t	clock, flushed;	/* uses; the clock at last flush */
+	int		dirfd;		/* DIR/kmirror-meta */
+	uint32_t	volhash;
+};
+
+int64_t kc_wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+/* Was @learnt less than @secs ago?  @secs UINT64_MAX: any age. */
+static bool kc_fresh(int64_t learnt, uint64_t secs)
+{
+	int64_t age = kc_wall_ns() - learnt;
+
+	if (!learnt || age < 0)
+		return false;
+	return secs == UINT64_MAX || (uint64_t)age < secs * 1000000000ull;
+}
+
+/* May attributes learnt at @learnt be served now (meta_timeout)? */
+bool kc_meta_fresh_attr(struct kc_fs *fs, int64_t learnt)
+{
+	return (fs->cfg.meta_timeout || kc_offline(fs)) &&
+	       kc_fresh(learnt, kc_offline(fs) ? UINT64_MAX :
+				fs->cfg.meta_timeout);
+}
+
+/* How old an answer may be served: offline, any age. */
+static uint64_t kc_limit(struct kc_fs *fs, uint64_t secs)
+{
+	return kc_offline(fs) ? UINT64_MAX : secs;
+}
+
+static void kc_mdir_name(const struct kc_meta *m, uint64_t dev,
+			 uint64_t ino, char *buf)
+{
+	snprintf(buf, KC_META_FNAME, "%08" PRIx32 "-%016" PRIx64 "-%016"
+		 PRIx64, m->volhash, dev, ino);
+}
+
+/* The store's key of a directory inode (see struct kc_mdir). */
+static uint64_t kc_key_dev(struct kc_fs *fs, const struct kc_inode *in)
+{
+	return in->dev == fs->source_dev ? 0 : in->dev;
+}
+
+static size_t kc_bucket(uint64_t dev, uint64_t ino)
+{
+	return ((ino ^ dev << 32) * 0x9e3779b97f4a7c15ull >> 40) %
+	       KC_META_BUCKETS;
+}
+
+/* Read @d's file, if any (lock held); a bad one is set aside. */
+static void kc_mdir_read(struct kc_fs *fs, struct kc_mdir *d)
+{
+	struct kc_meta *m = fs->meta;
+	char name[KC_META_FNAME], bad[KC_META_FNAME + 4];
+	uint64_t dev = d->dev, ino = d->ino;
+	uint8_t *buf = NULL;
+	struct stat st;
+	int fd, ret = -EBADMSG;
+
+	kc_mdir_name(m, dev, ino, name);
+	fd = openat(m->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    st.st_size <= KC_META_FILE_MAX &&
+	    (buf = malloc(st.st_size + 1)) &&
+	    pread(fd, buf, st.st_size, 0) == st.st_size)
+		ret = kc_mdir_parse(d, buf, st.st_size, fs->volume_key,
+				    fs->source_dev);
+	close(fd);
+	free(buf);
+	d->stored = true;
+	if (!ret && d->dev == dev && d->ino == ino)
+		return;
+	kc_mdir_clear(d);
+	d->dev = dev;
+	d->ino = ino;
+	snprintf(bad, sizeof(bad), "%s.bad", name);
+	fuse_log(FUSE_LOG_WARNING, KC_NAME ": warning: %s/" KC_META_DIR
+		 "/%s is damaged or not this volume's: set aside as %s, "
+		 "asking the source again\n", fs->cfg.cache_dir, name, bad);
+	renameat(m->dirfd, name, m->dirfd, bad);
+	d->stored = false;
+}
+
+/* The directory @in in memory (lock held), read or made; or NULL. */
+static struct kc_mdir *kc_mdir_get(struct kc_fs *fs, struct kc_inode *in)
+{
+	struct kc_meta *m = fs->meta;
+	uint64_t dev = kc_key_dev(fs, in);
+	size_t b = kc_bucket(dev, in->ino);
+	struct kc_mdir *d;
+
+	for (d = m->bucket[b]; d; d = d->hnext)
+		if (d->dev == dev && d->ino == in->ino)
+			break;
+	if (!d) {
+		d = calloc(1, sizeof(*d));
+		if (!d)
+			return NULL;
+		d->dev = dev;
+		d->ino = in->ino;
+		kc_mdir_read(fs, d);
+		d->hnext = m->bucket[b];
+		m->bucket[b] = d;
+		m->n++;
+	}
+	d->used = ++m->clock;
+	return d;
+}
+
+static uint8_t kc_dtype(mode_t mode)
+{
+	return (mode & S_IFMT) >> 12;
+}
+
+/*
+ * What the store says of @dir/@name, young enough to serve: 1 (found,
+ * its attributes in *@st, learnt at *@learnt), 0 (absent), or -1 (ask
+ * the source).
+ */
+int kc_meta_lookup(struct kc_fs *fs, struct kc_inode *dir, const char *name,
+		   struct stat *st, int64_t *learnt)
+{
+	struct kc_meta *m = fs->meta;
+	struct kc_mdir *d;
+	struct kc_ment *e;
+	int ret = -1;
+
+	if (!m || (!kc_offline(fs) && !fs->cfg.meta_timeout &&
+		   !fs->cfg.negative_timeout)) {
+		kc_count(fs, meta_misses, 1);
+		return -1;
+	}
+	pthread_mutex_lock(&m->lock);
+	d = kc_mdir_get(fs, dir);
+	e = d ? kc_mdir_find(d, name) : NULL;
+	if (e && (e->flags & KC_ME_ABSENT) &&
+	    kc_fresh(e->learnt, kc_limit(fs, fs->cfg.negative_timeout)))
+		ret = 0;
+	else if (e && (e->flags & KC_ME_ATTR) &&
+		 kc_fresh(e->learnt, kc_limit(fs, fs->cfg.meta_timeout)))
+		ret = 1;
+	else if (!e && d && d->n < KC_META_ENTRIES_MAX &&
+		 kc_fresh(d->listed, kc_limit(fs, fs->cfg.negative_timeout)))
+		ret = 0;	/* not in a complete listing */
+	if (ret == 1) {
+		*st = e->st;
+		*learnt = e->learnt;
+	}
+	pthread_mutex_unlock(&m->lock);
+	kc_count(fs, meta_misses, ret < 0);
+	kc_count(fs, meta_hits, ret == 1);
+	kc_count(fs, negative_hits, ret == 0);
+	return ret;
+}
+
+/*
+ * @dir/@name is, as of now: *@st (@flags KC_ME_ATTR), absent
+ * (KC_ME_ABSENT), or there, its attributes to be asked (0).
+ */
+static void kc_meta_set(struct kc_fs *fs, struct kc_inode *dir,
+			const char *name, const struct stat *st,
+			uint8_t flags)
+{
+	struct kc_meta *m = fs->meta;
+	struct kc_mdir *d;
+	struct kc_ment *e;
+
+	if (!m)
+		return;
+	pthread_mutex_lock(&m->lock);
+	d = kc_mdir_get(fs, dir);
+	e = d ? kc_mdir_add(d, name) : NULL;
+	if (e) {
+		e->learnt = kc_wall_ns();
+		e->flags = flags;
+		e->type = st ? kc_dtype(st->st_mode) : 0;
+		if (st)
+			e->st = *st;
+		else
+			memset(&e->st, 0, sizeof(e->st));
+	} else if (d && (flags & KC_ME_ABSENT) &&
+		   (e = kc_mdir_find(d, name))) {
+		kc_mdir_del(d, e);	/* full: at least not found */
+	} else if (d && !(flags & KC_ME_ABSENT)) {
+		d->listed = 0;	/* full: the listing lacks a name */
+	}
+	if (d)
+		d->dirty = true;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* The source said @dir/@name is *@st (NULL: absent), just now. */
+void kc_meta_learn(struct kc_fs *fs, struct kc_inode *dir, const char *name,
+		   const struct stat *st)
+{
+	kc_meta_set(fs, dir, name, st, st ? KC_ME_ATTR : KC_ME_ABSENT);
+}
+
+/*
+ * @in's attributes changed through the mount (a write, setattr, link
+ * count): neither the inode's copy nor its entry may be served again
+ * before the source is asked.
+ */
+void kc_meta_stale(struct kc_fs *fs, struct kc_inode *in)
+{
+	int64_t was;
+
+	pthread_mutex_lock(&fs->itable.lock);
+	was = in->attr_learnt;
+	in->attr_learnt = 0;
+	pthread_mutex_unlock(&fs->itable.lock);
+	/*
+	 * The store's entry has attributes only if the inode does (both are
+	 * learnt together): a run of writes takes the store's lock once.
+	 */
+	if (was)
+		kc_meta_learn_inode(fs, in, NULL);
+}
+
+/*
+ * The source gave @in's attributes *@st (by its descriptor): its entry
+ * under its last name gets them; NULL: its entry loses its attributes.
+ */
+void kc_meta_learn_inode(struct kc_fs *fs, struct kc_inode *in,
+			 const struct stat *st)
+{
+	struct kc_meta *m = fs->meta;
+	char name[KC_META_NAME_MAX + 1];
+	struct kc_inode *parent;
+	struct kc_mdir *d;
+	struct kc_ment *e;
+
+	parent = m ? kc_inode_parent(fs, in, name) : NULL;
+	if (!parent)
+		return;
+	pthread_mutex_lock(&m->lock);
+	d = kc_mdir_get(fs, parent);
+	e = d ? kc_mdir_find(d, name) : NULL;
+	if (e && !(e->flags & KC_ME_ABSENT) && e->st.st_ino == in->ino) {
+		e->flags = st ? KC_ME_ATTR : 0;
+		if (st) {
+			e->st = *st;
+			e->learnt = kc_wall_ns();
+		}
+		d->dirty = true;
+	}
+	pthread_mutex_unlock(&m->lock);
+	kc_inode_unpin(parent);
+}
+
+/*
+ * An open read the source's attributes *@st (coherency data @a): they
+ * replace what the store served.  True if they differ: the kernel may
+ * hold the old ones (a size, times), and must be told before the open
+ * is answered (kc_op_open()), or it would read the new data up to the
+ * old size: data is checked at every open, whatever meta_timeout.
+ */
+bool kc_meta_opened(struct kc_fs *fs, struct kc_inode *in,
+		    const struct stat *st, const struct kc_attr *a)
+{
+	struct kc_attr served;
+	struct stat old;
+	bool same;
+
+	same = kc_inode_attr(fs, in, &old);
+	kc_attr_from_stat(&served, &old);
+	same = same && kc_attr_eq(&served, a);
+	kc_inode_set_attr(fs, in, st);
+	if (same)
+		return false;
+	kc_meta_learn_inode(fs, in, st);
+	return true;
+}
+
+/*
+ * @dir/@name was made through the mount: it is in the listing, its
+ * attributes to be asked (the lookup that follows).
+ */
+void kc_meta_made(struct kc_fs *fs, struct kc_inode *dir, const char *name)
+{
+	kc_meta_set(fs, dir, name, NULL, 0);
+	kc_meta_stale(fs, dir);		/* its times, its link count */
+}
+
+/*
+ * The directory (@dev, @ino) is about to go, or was just made (its
+ * number may be an old one's): what the store held of it goes.
+ */
+void kc_meta_drop_key(struct kc_fs *fs, dev_t dev, ino_t ino)
+{
+	struct kc_inode key = { .dev = dev, .ino = ino };
+	struct kc_meta *m = fs->meta;
+	struct kc_mdir *d;
+
+	if (!m)
+		return;
+	pthread_mutex_lock(&m->lock);
+	d = kc_mdir_get(fs, &key);
+	if (d) {
+		kc_mdir_clear(d);
+		d->dirty = true;	/* empty: its file is removed */
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+void kc_meta_drop_dir(struct kc_fs *fs, struct kc_inode *in)
+{
+	kc_meta_drop_key(fs, in->dev, in->ino);
+}
+
+/* ---- listings ----------------------------------------------------- */
+
+/*
+ * A copy of @dir's listing, young enough to serve (-o meta_timeout):
+ * its positive names (*@v, *@n, for kc_meta_list_free()), true; false
+ * if there is none to serve.
+ */
+bool kc_meta_list(struct kc_fs *fs, struct kc_inode *dir, struct kc_ment **v,
+		  size_t *n)
+{
+	struct kc_meta *m = fs->meta;
+	struct kc_mdir *d;
+	bool ok = false;
+	size_t i;
+
+	*v = NULL;
+	*n = 0;
+	if (!m || (!kc_offline(fs) && !fs->cfg.meta_timeout))
+		return false;
+	pthread_mutex_lock(&m->lock);
+	d = kc_mdir_get(fs, dir);
+	if (d && kc_fresh(d->listed, kc_limit(fs, fs->cfg.meta_timeout)))
+		*v = calloc(d->n + 1, sizeof(**v));
+	for (i = 0; *v && i < d->n; i++) {
+		if (d->e[i].flags & KC_ME_ABSENT)
+			continue;
+		if (!d->e[i].st.st_ino) {	/* made, not yet looked up */
+			kc_meta_list_free(*v, *n);
+			*v = NULL;
+			break;
+		}
+		(*v)[*n] = d->e[i];
+		(*v)[*n].name = strdup(d->e[i].name);
+		if (!(*v)[(*n)++].name) {
+			kc_meta_list_free(*v, *n);
+			*v = NULL;
+		}
+	}
+	ok = *v != NULL;
+	pthread_mutex_unlock(&m->lock);
+	kc_count(fs, meta_hits, ok);
+	kc_count(fs, meta_misses, !ok);
+	return ok;
+}
+
+void kc_meta_list_free(struct kc_ment *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+/*
+ * Do @e's attributes still hold, the listing from @started having @v?
+ * Those learnt since it started (readdirplus's lookups) do; older ones if
+ * the listing shows the same inode and type.  (A listing's d_ino is not
+ * always the inode: libfuse's high-level API without use_ino gives
+ * 0xffffffff, so it is not asked of the new.)
+ */
+static bool kc_ment_still(const struct kc_ment *e, const struct kc_ment *v,
+			  int64_t started)
+{
+	if (e->flags != KC_ME_ATTR)
+		return false;
+	if (e->learnt >= started)
+		return true;
+	return e->st.st_ino == v->st.st_ino &&
+	       (v->type == DT_UNKNOWN || e->type == v->type);
+}
+
+/*
+ * The source listed @dir whole, from a stream opened at @started: @v
+ * holds its names (no "." or ".."), with their types and inodes.  Names
+ * gone from it are dropped, new ones added without attributes, and
+ * known ones keep theirs unless the inode changed.
+ */
+void kc_meta_listed(struct kc_fs *fs, struct kc_inode *dir,
+		    const struct kc_ment *v, size_t n, int64_t started)
+{
+	struct kc_meta *m = fs->meta;
+	struct kc_mdir *d;
+	struct kc_ment *e;
+	bool all = true;
+	size_t i;
+
+	if (!m)
+		return;
+	pthread_mutex_lock(&m->lock);
+	d = kc_mdir_get(fs, dir);
+	for (i = 0; d && i < d->n; i++)
+		d->e[i].flags |= KC_ME_UNSEEN;		/* not seen yet */
+	for (i = 0; d && i < n; i++) {
+		e = kc_mdir_add(d, v[i].name);
+		if (!e) {
+			all = false;
+			break;
+		}
+		e->flags &= ~KC_ME_UNSEEN;
+		if (!kc_ment_still(e, &v[i], started)) {
+			memset(&e->st, 0, sizeof(e->st));
+			e->st.st_ino = v[i].st.st_ino;
+			e->type = v[i].type;
+			e->flags = 0;
+			e->learnt = started;
+		}
+	}
+	for (i = d ? d->n : 0; i-- > 0;)
+		if (d->e[i].flags & KC_ME_UNSEEN)
+			kc_mdir_del(d, &d->e[i]);
+	if (d) {
+		d->listed = all ? started : 0;
+		d->dirty = true;
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* ---- permissions -------------------------------------------------- */
+
+/*
+ * May @req's caller @mask (R_OK, X_OK) the directory whose source
+ * attributes are *@st, as the source would decide by its modes?  Asked
+ * before a cached answer is given, so that a name or listing the source
+ * would refuse is refused too (with default_permissions the kernel
+ * checked already; without, this is the only check).
+ */
+bool kc_meta_may(fuse_req_t req, const struct stat *st, unsigned int mask)
+{
+	const struct fuse_ctx *c = fuse_req_ctx(req);
+	gid_t g[64];
+	int n, i;
+	unsigned int bits = st->st_mode;
+
+	if (c->uid == 0)
+		return true;	/* CAP_DAC_OVERRIDE: reads and searches */
+	if (c->uid == st->st_uid)
+		return ((bits >> 6) & mask) == mask;
+	n = c->gid == st->st_gid ? 0 : fuse_req_getgroups(req, 64, g);
+	for (i = 0; i < n && i < 64 && g[i] != st->st_gid; i++)
+		;
+	if (c->gid == st->st_gid || (n > 0 && i < n && i < 64))
+		return ((bits >> 3) & mask) == mask;
+	return (bits & mask) == mask;
+}
+
+/* ---- the files ---------------------------------------------------- */
+
+/* Write @d's file (lock held): its names, or none if it has none. */
+static void kc_mdir_write(struct kc_fs *fs, struct kc_mdir *d)
+{
+	struct kc_meta *m = fs->meta;
+	char name[KC_META_FNAME], tmp[KC_META_FNAME + 4];
+	size_t len = 0;
+	char *buf;
+	int fd;
+
+	kc_mdir_name(m, d->dev, d->ino, name);
+	if (!d->n && !d->listed) {
+		if (d->stored)
+			unlinkat(m->dirfd, name, 0);
+		d->stored = false;
+		d->dirty = false;
+		return;
+	}
+	buf = kc_mdir_format(d, fs->volume_key, fs->source_dev, &len);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
+	fd = buf ? openat(m->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC |
+			  O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
+	if (fd >= 0 && write(fd, buf, len) == (ssize_t)len &&
+	    !close(fd) && !renameat(m->dirfd, tmp, m->dirfd, name)) {
+		d->stored = true;
+		d->dirty = false;
+	} else {
+		if (fd >= 0)
+			close(fd);
+		unlinkat(m->dirfd, tmp, 0);	/* tried again next time */
+	}
+	free(buf);
+}
+
+static void kc_mdir_free(struct kc_mdir *d)
+{
+	kc_mdir_clear(d);
+	free(d);
+}
+
+/*
+ * Write back what changed; past KC_META_MEM_DIRS, drop from memory the
+ * directories not used since the last call.  The housekeeper's, once a
+ * second, and at unmount.
+ */
+void kc_meta_flush(struct kc_fs *fs)
+{
+	struct kc_meta *m = fs->meta;
+	struct kc_mdir **pp, *d;
+	size_t b;
+
+	if (!m)
+		return;
+	pthread_mutex_lock(&m->lock);
+	for (b = 0; b < KC_META_BUCKETS; b++) {
+		for (pp = &m->bucket[b]; (d = *pp);) {
+			if (d->dirty)
+				kc_mdir_write(fs, d);
+			if (m->n > KC_META_MEM_DIRS && !d->dirty &&
+			    d->used <= m->flushed) {
+				*pp = d->hnext;
+				kc_mdir_free(d);
+				m->n--;
+			} else {
+				pp = &d->hnext;
+			}
+		}
+	}
+	m->flushed = m->clock;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/*
+ * At start-up, with the volume known: DIR/kmirror-meta, made if need
+ * be; 0, -EPERM (not a directory of ours) or -errno.
+ */
+int kc_meta_open(struct kc_fs *fs)
+{
+	struct kc_meta *m;
+	struct stat st;
+	int fd;
+
+	if (mkdirat(fs->cache_fd, KC_META_DIR, 0700) && errno != EEXIST)
+		return -errno;
+	fd = openat(fs->cache_fd, KC_META_DIR,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOTDIR || errno == ELOOP ? -EPERM : -errno;
+	m = calloc(1, sizeof(*m));
+	if (fstat(fd, &st) || st.st_uid != geteuid() || !m) {
+		close(fd);
+		free(m);
+		return m ? -EPERM : -ENOMEM;
+	}
+	m->dirfd = fd;
+	pthread_mutex_init(&m->lock, NULL);
+	m->volhash = kc_crc32c(0, fs->volume_key, strlen(fs->volume_key));
+	fs->meta = m;
+	return 0;
+}
+
+/* At unmount: write back, free. */
+void kc_meta_close(struct kc_fs *fs)
+{
+	struct kc_meta *m = fs->meta;
+	struct kc_mdir *d;
+	size_t b;
+
+	if (!m)
+		return;
+	kc_meta_flush(fs);
+	for (b = 0; b < KC_META_BUCKETS; b++) {
+		while ((d = m->bucket[b])) {
+			m->bucket[b] = d->hnext;
+			kc_mdir_free(d);
+		}
+	}
+	close(m->dirfd);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+	fs->meta = NULL;
+}
