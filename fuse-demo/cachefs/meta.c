@@ -452,7 +452,7 @@ void kc_meta_listed(struct kc_fs *fs, struct kc_inode *dir,
 	struct kc_mdir *d;
 	struct kc_ment *e;
 	bool all = true;
-	size_t i;
+	size_t i, sorted;
 
 	if (!m)
 		return;
@@ -460,8 +460,12 @@ void kc_meta_listed(struct kc_fs *fs, struct kc_inode *dir,
 	d = kc_mdir_get(fs, dir);
 	for (i = 0; d && i < d->n; i++)
 		d->e[i].flags |= KC_ME_UNSEEN;		/* not seen yet */
+	/* Known names are found in the sorted part, new ones appended. */
+	sorted = d ? d->n : 0;
 	for (i = 0; d && i < n; i++) {
-		e = kc_mdir_add(d, v[i].name);
+		e = kc_mdir_find_in(d, sorted, v[i].name);
+		if (!e)
+			e = kc_mdir_append(d, v[i].name);
 		if (!e) {
 			all = false;
 			break;
@@ -475,9 +479,8 @@ void kc_meta_listed(struct kc_fs *fs, struct kc_inode *dir,
 			e->learnt = started;
 		}
 	}
-	for (i = d ? d->n : 0; i-- > 0;)
-		if (d->e[i].flags & KC_ME_UNSEEN)
-			kc_mdir_del(d, &d->e[i]);
+	if (d)
+		kc_mdir_sort(d, KC_ME_UNSEEN);	/* gone names dropped */
 	if (d) {
 		d->listed = all ? started : 0;
 		d->dirty = true;
@@ -587,26 +590,57 @@ void kc_meta_flush(struct kc_fs *fs)
 }
 
 /*
+ * A mount without the store forgets what an earlier one stored: changes
+ * it makes through the mount are not written there, so a later mount
+ * with a long meta_timeout would serve names this one removed.  The
+ * files go; the directory stays.
+ */
+static void kc_meta_forget(int fd)
+{
+	DIR *dir = fdopendir(fd);
+	struct dirent *de;
+
+	if (!dir) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(dir)))
+		if (de->d_type == DT_REG || de->d_type == DT_UNKNOWN)
+			unlinkat(fd, de->d_name, 0);
+	closedir(dir);
+}
+
+/*
  * At start-up, with the volume known: DIR/kmirror-meta, made if need
- * be; 0, -EPERM (not a directory of ours) or -errno.
+ * be; 0, -EPERM (not a directory of ours) or -errno.  Without
+ * meta_timeout or negative_timeout there is no store (its memory and
+ * writes are for those who ask for it), and an old one is emptied.
  */
 int kc_meta_open(struct kc_fs *fs)
 {
+	bool want = fs->cfg.meta_timeout || fs->cfg.negative_timeout;
 	struct kc_meta *m;
 	struct stat st;
 	int fd;
 
-	if (mkdirat(fs->cache_fd, KC_META_DIR, 0700) && errno != EEXIST)
+	if (want && mkdirat(fs->cache_fd, KC_META_DIR, 0700) &&
+	    errno != EEXIST)
 		return -errno;
 	fd = openat(fs->cache_fd, KC_META_DIR,
 		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && !want && errno == ENOENT)
+		return 0;
 	if (fd < 0)
 		return errno == ENOTDIR || errno == ELOOP ? -EPERM : -errno;
-	m = calloc(1, sizeof(*m));
-	if (fstat(fd, &st) || st.st_uid != geteuid() || !m) {
+	m = want ? calloc(1, sizeof(*m)) : NULL;
+	if (fstat(fd, &st) || st.st_uid != geteuid() || (want && !m)) {
 		close(fd);
 		free(m);
-		return m ? -EPERM : -ENOMEM;
+		return !want || m ? -EPERM : -ENOMEM;
+	}
+	if (!want) {
+		kc_meta_forget(fd);
+		return 0;
 	}
 	m->dirfd = fd;
 	pthread_mutex_init(&m->lock, NULL);

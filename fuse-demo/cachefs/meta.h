@@ -60,7 +60,11 @@ char *kc_mdir_format(const struct kc_mdir *d, const char *vol,
 		     dev_t source_dev, size_t *len);
 void kc_mdir_clear(struct kc_mdir *d);
 struct kc_ment *kc_mdir_find(const struct kc_mdir *d, const char *name);
+struct kc_ment *kc_mdir_find_in(const struct kc_mdir *d, size_t n,
+				const char *name);
 struct kc_ment *kc_mdir_add(struct kc_mdir *d, const char *name);
+struct kc_ment *kc_mdir_append(struct kc_mdir *d, const char *name);
+void kc_mdir_sort(struct kc_mdir *d, uint8_t flag);
 void kc_mdir_del(struct kc_mdir *d, struct kc_ment *e);
 
 #endif /* KC_META_H */

@@ -35,10 +35,11 @@
 
 /* ---- names in memory --------------------------------------------- */
 
-static size_t kc_mdir_pos(const struct kc_mdir *d, const char *name,
+/* Where @name is, or would go, among the first @n (sorted) entries. */
+static size_t kc_mdir_pos(const struct kc_mdir *d, size_t n, const char *name,
 			  bool *found)
 {
-	size_t lo = 0, hi = d->n, mid;
+	size_t lo = 0, hi = n, mid;
 	int c;
 
 	*found = false;
@@ -57,41 +58,92 @@ static size_t kc_mdir_pos(const struct kc_mdir *d, const char *name,
 	return lo;
 }
 
-struct kc_ment *kc_mdir_find(const struct kc_mdir *d, const char *name)
+/* @name among the first @n entries, sorted; NULL if not there. */
+struct kc_ment *kc_mdir_find_in(const struct kc_mdir *d, size_t n,
+				const char *name)
 {
 	bool found;
-	size_t i = kc_mdir_pos(d, name, &found);
+	size_t i = kc_mdir_pos(d, n, name, &found);
 
 	return found ? &d->e[i] : NULL;
 }
 
-/* The entry of @name, made empty if new; NULL if out of room. */
-struct kc_ment *kc_mdir_add(struct kc_mdir *d, const char *name)
+struct kc_ment *kc_mdir_find(const struct kc_mdir *d, const char *name)
+{
+	return kc_mdir_find_in(d, d->n, name);
+}
+
+/* Room for one more entry; false if out of room. */
+static bool kc_mdir_room(struct kc_mdir *d)
 {
 	struct kc_ment *v;
-	bool found;
-	size_t i = kc_mdir_pos(d, name, &found);
+
+	if (d->n >= KC_META_ENTRIES_MAX)
+		return false;
+	if (d->n < d->cap)
+		return true;
+	v = realloc(d->e, (d->cap ? d->cap * 2 : 16) * sizeof(*v));
+	if (!v)
+		return false;
+	d->e = v;
+	d->cap = d->cap ? d->cap * 2 : 16;
+	return true;
+}
+
+/* An empty entry of @name at @i, the entries from @i on moved up. */
+static struct kc_ment *kc_mdir_insert(struct kc_mdir *d, size_t i,
+				      const char *name)
+{
 	char *copy;
 
-	if (found)
-		return &d->e[i];
-	if (d->n >= KC_META_ENTRIES_MAX)
-		return NULL;
-	if (d->n == d->cap) {
-		v = realloc(d->e, (d->cap ? d->cap * 2 : 16) * sizeof(*v));
-		if (!v)
-			return NULL;
-		d->e = v;
-		d->cap = d->cap ? d->cap * 2 : 16;
-	}
-	copy = strdup(name);
-	if (!copy)
+	if (!kc_mdir_room(d) || !(copy = strdup(name)))
 		return NULL;
 	memmove(&d->e[i + 1], &d->e[i], (d->n - i) * sizeof(*d->e));
 	d->n++;
 	memset(&d->e[i], 0, sizeof(d->e[i]));
 	d->e[i].name = copy;
 	return &d->e[i];
+}
+
+/* The entry of @name, made empty if new; NULL if out of room. */
+struct kc_ment *kc_mdir_add(struct kc_mdir *d, const char *name)
+{
+	bool found;
+	size_t i = kc_mdir_pos(d, d->n, name, &found);
+
+	return found ? &d->e[i] : kc_mdir_insert(d, i, name);
+}
+
+/*
+ * A listing's new name, added unsorted at the end (a whole listing added
+ * in order would move the array once a name: quadratic in a directory of
+ * 30,000 names); kc_mdir_sort() puts the array back in order.  The
+ * caller knows @name is not there.
+ */
+struct kc_ment *kc_mdir_append(struct kc_mdir *d, const char *name)
+{
+	return kc_mdir_insert(d, d->n, name);
+}
+
+static int kc_ment_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kc_ment *)a)->name,
+		      ((const struct kc_ment *)b)->name);
+}
+
+/* Drop the entries flagged @flag, then sort the rest by name: O(n log n). */
+void kc_mdir_sort(struct kc_mdir *d, uint8_t flag)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->n; i++) {
+		if (d->e[i].flags & flag)
+			free(d->e[i].name);
+		else
+			d->e[n++] = d->e[i];
+	}
+	d->n = n;
+	qsort(d->e, d->n, sizeof(*d->e), kc_ment_cmp);
 }
 
 void kc_mdir_del(struct kc_mdir *d, struct kc_ment *e)
@@ -116,12 +168,15 @@ void kc_mdir_clear(struct kc_mdir *d)
 
 /* ---- writing ------------------------------------------------------ */
 
+/* @v, little-endian, in @bytes bytes: one call, not one a byte. */
 static void kc_put(FILE *f, uint64_t v, unsigned int bytes)
 {
-	while (bytes--) {
-		fputc(v & 0xff, f);
-		v >>= 8;
-	}
+	unsigned char b[8];
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++, v >>= 8)
+		b[i] = v & 0xff;
+	fwrite(b, 1, bytes, f);
 }
 
 static void kc_put_stat(FILE *f, const struct stat *st, dev_t source_dev)

@@ -8,11 +8,13 @@
 #   offline   the source fails with ENOTCONN: a cached file, an uncached
 #             one, a new file written, a listing
 #   hang      the source stops answering: a cached file, read with a
-#             20 s limit (kmirror-cachefs with source_timeout=2)
+#             20 s limit
 #   rot       bytes of a cached file flipped in the cache (mtime kept,
 #             as a disk or a tool behind the daemon's back would): what
 #             the next read returns
 #   counters  what each reports about its cache while mounted
+# kmirror-cachefs mounts with source_timeout=2 (a hang is noticed) and
+# meta_timeout=60 (a metadata store, which offline mode lists from).
 # Each answer is what the command did here, printed as a table row: the
 # closing table of issue 15 (docs/cachefs.md, "Against rclone") is filled
 # from it.  It judges nothing: the exit status only reports a broken run.
@@ -35,7 +37,7 @@ start() {
 	echo ok >"$d/ctl"
 	bg_mount "$d/flaky" "$KMIRROR_FLAKY" "$d/ctl" "$d/src" "$d/flaky" -f
 	if [ "$1" = kmirror ]; then
-		cfs_mount "$d/flaky" "$d/mnt" "$d/cache" source_timeout=2
+		cfs_mount "$d/flaky" "$d/mnt" "$d/cache" source_timeout=2,meta_timeout=60
 	else
 		: >"$d/rclone.conf"
 		bg_mount "$d/mnt" "$RCLONE" mount "$d/flaky" "$d/mnt" \

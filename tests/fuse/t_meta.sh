@@ -15,6 +15,8 @@
 #  - over a FUSE source too (flaky_source), a remount asks nothing;
 #    offline, listings and names come from the store, also after a
 #    remount with the source failing
+#  - without either timeout there is no store, and a mount without it
+#    empties an old one (it would not record that mount's changes)
 # The kernel's own caches are off (attr_timeout=0, entry_timeout=0),
 # except where said, so that every stat and lookup reaches the daemon.
 # shellcheck source=tests/fuse/lib.sh
@@ -24,6 +26,7 @@ need_root "allow_other mounts and another user"
 src=$T/src mnt=$T/mnt cache=$T/cache
 base=allow_other,no_xattr,attr_timeout=0,entry_timeout=0
 long=$base,meta_timeout=1h,negative_timeout=1h
+short=$base,meta_timeout=1	# a store, asked again after 1 s
 nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
 for d in 1 2 3; do
@@ -74,6 +77,19 @@ c1=$(calls)
 [ "$(stat_get "$cache" meta_hits)" -gt 0 ] || fail "no meta_hits"
 [ "$(stat_get "$cache" negative_hits)" -gt 0 ] || fail "no negative_hits"
 ok "ls -lR after a remount: the source's listing, no source call"
+
+# ---- no timeout, no store; and it forgets the old one ----------------
+cfs_umount "$mnt"
+cfs_mount "$src" "$mnt" "$cache" "$base"
+rm "$mnt/d2/f4"
+lsr "$mnt" >/dev/null
+cfs_umount "$mnt"
+[ -z "$(ls "$cache/kmirror-meta")" ] ||
+	fail "a mount without the timeouts kept store files"
+cfs_mount "$src" "$mnt" "$cache" "$long"
+same_lsr "after a mount without the store" .
+ok "without the timeouts no store; an old one is emptied, not served"
+mkfile "$src/d2/f4" 204
 
 # ---- within the timeouts the store answers ---------------------------
 mkfile "$src/d1/behind" 10
@@ -227,7 +243,7 @@ same_offline() {
 		fail "$1: offline listing differs: $(head -20 "$T/diff")"
 }
 
-cfs_mount "$flaky" "$mnt" "$cache3" "$base"
+cfs_mount "$flaky" "$mnt" "$cache3" "$short"
 lsr "$mnt" >"$T/online.ls"
 go_offline 1
 same_offline "same mount" "$mnt"
@@ -238,7 +254,7 @@ ok "offline, a directory listed before is listed from the store"
 
 # The daemon of a new mount has looked nothing up when the source fails:
 # every name and listing offline is the store's, whatever its age.
-cfs_mount "$flaky" "$mnt" "$cache3" "$base"
+cfs_mount "$flaky" "$mnt" "$cache3" "$short"
 go_offline 1
 same_offline "after a remount" "$mnt"
 [ "$(stat -c %s "$mnt/d3/f2")" = "$(stat -c %s "$src/d3/f2")" ] ||
