@@ -37,12 +37,18 @@ rot() {
 	touch -m -d "@$mt" "$1"
 }
 
-# check [ARGS]: run the check; RC, OUT (stdout) and ERR (stderr) set.
+# check [ARGS]: run the check (under memcheck too, with the daemon);
+# RC, OUT (stdout) and ERR (stderr) set.
 check() {
+	local -a vg=()
+	[ "$VG" = 1 ] && vg=(valgrind --error-exitcode=99 --leak-check=full
+		--show-leak-kinds=all --errors-for-leak-kinds=all --quiet
+		--log-file="$T/vg-check.log")
 	RC=0
-	tm "$KMIRROR_CLI" cache check "$cache" "$@" >"$T/out" 2>"$T/err" ||
-		RC=$?
+	tm "${vg[@]}" "$KMIRROR_CLI" cache check "$cache" "$@" >"$T/out" \
+		2>"$T/err" || RC=$?
 	OUT=$(cat "$T/out") ERR=$(cat "$T/err")
+	[ "$RC" != 99 ] || fail "check $*: memcheck: $(cat "$T/vg-check.log")"
 	grep -q "AddressSanitizer\|runtime error" "$T/err" &&
 		fail "check $*: sanitizer report: $ERR"
 	return 0
