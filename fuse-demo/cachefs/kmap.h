@@ -45,6 +45,8 @@ struct kc_map {
 	uint32_t	*sum;		/* CRC32C per granule (sums.c) */
 	uint8_t		*verified;	/* bit per granule: checked or stored
 					 * since the map was loaded */
+	uint8_t		*checking;	/* bit per granule: a reader is
+					 * checking it (sums.c) */
 	uint64_t	nsum;		/* granules sum[] holds, 8 * k */
 };
 
@@ -86,6 +88,8 @@ int kc_map_flush(struct kc_map *m, int fd, const struct kc_sidecar *sc,
 int kc_map_sum_set(struct kc_map *m, uint64_t g, uint32_t crc);
 void kc_map_sum_forget(struct kc_map *m, uint64_t g);
 bool kc_map_verified(const struct kc_map *m, uint64_t g);
+bool kc_map_checking(const struct kc_map *m, uint64_t g);
+int kc_map_set_checking(struct kc_map *m, uint64_t g, bool on);
 uint32_t kc_map_sum(const struct kc_map *m, uint64_t g);
 void kc_map_sums_free(struct kc_map *m);
 int kc_sums_save(const struct kc_map *m, const struct kc_sidecar *sc,

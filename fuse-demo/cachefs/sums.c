@@ -124,10 +124,32 @@ void kc_verify_failed(struct kc_fs *fs, int fd, uint64_t g)
 }
 
 /*
+ * Wait while another reader checks granule @g (ic->lock held), then say
+ * whether it still needs a check: present and not verified.  If it does,
+ * it is marked as being checked by the caller (if memory allows).
+ */
+static bool kc_granule_check_begin(struct kc_icache *ic, uint64_t g)
+{
+	struct kc_map *m = &ic->map;
+
+	while (kc_map_test(m, g) && !kc_map_verified(m, g) &&
+	       kc_map_checking(m, g))
+		pthread_cond_wait(&ic->fill_done, &ic->lock);
+	if (!kc_map_test(m, g) || kc_map_verified(m, g))
+		return false;
+	kc_map_set_checking(m, g, true);	/* else: two may check it */
+	return true;
+}
+
+/*
  * verify=on: check the present granule @g of @ic (the file @size long)
  * against its sum, unless done since the map was loaded.  0 if it
  * matches or needs no check, 1 if it does not, or a negative errno of
- * the object.  Two readers may both check it: the same verdict, no harm.
+ * the object.  A granule is checked by one reader at a time: readers of
+ * the same granule (the kernel splits a 1 MiB read into requests smaller
+ * than a granule, served side by side) wait for its verdict instead of
+ * reading and summing it again, which had doubled the cost of a first
+ * pass.
  */
 int kc_granule_check(struct kc_icache *ic,
 		     struct fscache_cache_resources *cres, uint64_t g,
@@ -139,7 +161,7 @@ int kc_granule_check(struct kc_icache *ic,
 	int ret;
 
 	pthread_mutex_lock(&ic->lock);
-	check = kc_map_test(&ic->map, g) && !kc_map_verified(&ic->map, g);
+	check = kc_granule_check_begin(ic, g);
 	want = kc_map_sum(&ic->map, g);
 	pthread_mutex_unlock(&ic->lock);
 	if (!check)
@@ -147,11 +169,13 @@ int kc_granule_check(struct kc_icache *ic,
 	if (hi > (uint64_t)size)
 		hi = size;
 	ret = kc_object_crc(cres, lo, hi - lo, &crc);
-	if (ret || crc != want)
-		return ret ? ret : 1;
+	if (!ret && crc != want)
+		ret = 1;
 	pthread_mutex_lock(&ic->lock);
-	if (kc_map_test(&ic->map, g) && kc_map_sum(&ic->map, g) == want)
+	kc_map_set_checking(&ic->map, g, false);
+	if (!ret && kc_map_test(&ic->map, g) && kc_map_sum(&ic->map, g) == want)
 		ret = kc_map_sum_set(&ic->map, g, want);
+	pthread_cond_broadcast(&ic->fill_done);
 	pthread_mutex_unlock(&ic->lock);
 	return ret;
 }

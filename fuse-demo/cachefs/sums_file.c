@@ -77,7 +77,12 @@ static int kc_sums_grow(struct kc_map *m, uint64_t g)
 	if (!v)
 		return -ENOMEM;
 	m->verified = v;
+	v = realloc(m->checking, n / 8);
+	if (!v)
+		return -ENOMEM;
+	m->checking = v;
 	memset(s + m->nsum, 0, (n - m->nsum) * sizeof(*s));
+	memset(m->verified + m->nsum / 8, 0, (n - m->nsum) / 8);
 	memset(v + m->nsum / 8, 0, (n - m->nsum) / 8);
 	m->nsum = n;
 	return 0;
@@ -107,6 +112,26 @@ bool kc_map_verified(const struct kc_map *m, uint64_t g)
 	return g < m->nsum && (m->verified[g / 8] & (1u << (g % 8)));
 }
 
+bool kc_map_checking(const struct kc_map *m, uint64_t g)
+{
+	return g < m->nsum && (m->checking[g / 8] & (1u << (g % 8)));
+}
+
+/* A reader checks granule @g (@on), or is done: others wait meanwhile
+ * rather than read and sum the same bytes again.  0 or -ENOMEM. */
+int kc_map_set_checking(struct kc_map *m, uint64_t g, bool on)
+{
+	int ret = on ? kc_sums_grow(m, g) : 0;
+
+	if (ret || g >= m->nsum)
+		return ret;
+	if (on)
+		m->checking[g / 8] |= 1u << (g % 8);
+	else
+		m->checking[g / 8] &= ~(1u << (g % 8));
+	return 0;
+}
+
 uint32_t kc_map_sum(const struct kc_map *m, uint64_t g)
 {
 	return g < m->nsum ? m->sum[g] : 0;
@@ -116,8 +141,10 @@ void kc_map_sums_free(struct kc_map *m)
 {
 	free(m->sum);
 	free(m->verified);
+	free(m->checking);
 	m->sum = NULL;
 	m->verified = NULL;
+	m->checking = NULL;
 	m->nsum = 0;
 }
 
