@@ -540,9 +540,15 @@ void kc_sums_remove(struct kc_fs *fs, const struct kc_obj *o);
 int kc_object_crc(struct fscache_cache_resources *cres, off_t lo,
 		  size_t len, uint32_t *crc);
 void kc_verify_failed(struct kc_fs *fs, int fd, uint64_t g);
+/* Bytes of an object a reader holds already: [lo, lo + len) at @buf. */
+struct kc_have {
+	const char	*buf;
+	off_t		lo;
+	size_t		len;
+};
 int kc_granule_check(struct kc_icache *ic,
 		     struct fscache_cache_resources *cres, uint64_t g,
-		     int64_t size);
+		     int64_t size, const struct kc_have *have);
 
 /* objfd.c */
 int kc_cres_fd(const struct fscache_cache_resources *cres);
