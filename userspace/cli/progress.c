@@ -26,7 +26,8 @@ void km_progress_start(struct km_progress *p, const char *what,
 	p->units = units;
 	p->tty = isatty(STDERR_FILENO);
 	p->start = km_now();
-	p->shown = 0;
+	p->shown = p->start;	/* the first line after a period: a quick
+				 * run shows only its last */
 }
 
 /* "[#####.....] " of @done out of @total, on a terminal only. */
@@ -64,8 +65,6 @@ void km_progress_show(struct km_progress *p, bool last)
 
 void km_progress_clear(struct km_progress *p)
 {
-	if (p->tty && p->shown) {
+	if (p->tty)
 		fputs("\r\033[K", stderr);
-		p->shown = 0;
-	}
 }
