@@ -137,3 +137,41 @@ check
 [ "$RC" = 0 ] || fail "after --repair of both: exit $RC: $OUT"
 read_clean "sidecar and map repaired"
 ok "garbage sidecar and truncated map: reported, repaired, no crash"
+
+# Hostile names in the cache: a sidecar that is a symlink to a file the
+# check could read, or a FIFO (never opened blocking); a symlink planted
+# as an object's fan-out directory.  Reported or skipped, never followed,
+# no hang, nothing written through them.
+printf 'precious\n' >"$T/victim"
+cfs_mount "$src" "$mnt" "$cache"
+tm cat "$mnt/h" >/dev/null
+cfs_umount "$mnt"
+sc=$(sidecar_h)
+[ -n "$sc" ] || fail "no sidecar of h after the repairs"
+cp "$sc" "$T/good-sidecar"
+ln -sf "$T/good-sidecar" "$sc"
+check --repair
+grep -q "$hrel: checksum sidecar does not parse" <<<"$OUT" ||
+	fail "symlinked sidecar not refused: $OUT"
+[ -L "$sc" ] && fail "symlinked sidecar left in place by --repair"
+cmp -s "$sc" "$T/good-sidecar" 2>/dev/null && fail "sidecar followed"
+cfs_mount "$src" "$mnt" "$cache"
+tm cat "$mnt/h" >/dev/null
+cfs_umount "$mnt"
+sc=$(sidecar_h)
+rm -f "$sc"
+mkfifo "$sc"
+check
+[ "$RC" = 4 ] || fail "FIFO sidecar: exit $RC: $OUT $ERR"
+rm -f "$sc"
+fan=$(dirname "$cache/$hrel")
+mv "$fan" "$fan.real"
+ln -s "$fan.real" "$fan"
+ln -s "$T/victim" "$(dirname "$cache/$frel")/Tvictim,"
+check --repair
+[ "$RC" = 4 ] || fail "symlinks in the cache: exit $RC: $OUT $ERR"
+grep -q "${hrel%/*}: cannot open fan-out" <<<"$OUT" ||
+	fail "symlinked fan-out not reported: $OUT $ERR"
+grep -q "Tvictim," <<<"$OUT" || fail "symlinked object not reported: $OUT"
+[ "$(cat "$T/victim")" = precious ] || fail "wrote through a symlink"
+ok "symlinked or FIFO sidecar, symlinked directory: refused, not followed"
