@@ -3,10 +3,11 @@
  * Checksums of cached granules (-o verify=on, the default): a CRC32C per
  * granule, computed from the bytes when they are stored, checked when a
  * read is first served from a granule (struct kc_map's sum[] and
- * "verified" bits): the first read served from it reads the whole
- * granule from the object, computes its CRC and compares; later reads trust the page cache, which
- * is what keeps warm reads cheap.  A granule stored by this daemon is
- * verified from the start (its sum was taken from the bytes written).
+ * "verified" bits): the first read served from it sums the bytes it read
+ * for its reply and the rest of the granule, and compares; later reads
+ * trust the page cache, which is what keeps warm reads cheap.  A granule
+ * stored by this daemon is verified from the start (its sum was taken
+ * from the bytes written).
  *
  * The format of the sums and their sidecar file: sums_file.c.  Here: where
  * the daemon keeps the sidecars, and the check of a granule it serves.

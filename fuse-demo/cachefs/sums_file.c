@@ -10,12 +10,12 @@
  * bytes when they are stored, checked when a read is first served from a
  * granule.
  *
- * In memory, next to the map's bits (struct kc_map): sum[g] and a
- * "verified" bit.  A granule is verified once per load of the map: the
- * first read served from it reads the whole granule from the object,
- * computes its CRC and compares; later reads trust the page cache, which
- * is what keeps warm reads cheap.  A granule stored by this daemon is
- * verified from the start (its sum was taken from the bytes written).
+ * In memory, next to the map's bits (struct kc_map): sum[g], a
+ * "verified" bit and a "checking" bit.  A granule is verified once per
+ * load of the map, by the first read served from it (sums.c); later reads
+ * trust the page cache, which is what keeps warm reads cheap.  A granule
+ * stored by this daemon is verified from the start (its sum was taken
+ * from the bytes written).
  *
  * On disk, not in xattrs (ext4 gives an inode about 4 KiB of them, 4
  * bytes a granule would stop caching files past ~200 MB): one sidecar
