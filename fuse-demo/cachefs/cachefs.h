@@ -54,17 +54,14 @@
 #include <sys/types.h>
 
 #include "kmirror/fscache.h"
+#include "kmap.h"
 
 #define KC_NAME			"kmirror-cachefs"
 #define KC_GRANULE_DEFAULT	(256u * 1024)
 #define KC_FILL_BEHIND_DEFAULT	8		/* buffers of KC_PIECE */
 #define KC_FILL_BEHIND_MAX	1024
-#define KC_GRANULE_MIN_SHIFT	12		/* 4 KiB */
-#define KC_GRANULE_MAX_SHIFT	26		/* 64 MiB */
 #define KC_LOCK_FILE		"kmirror.lock"
 #define KC_STATS_FILE		"kmirror-stats"
-#define KC_SUMS_DIR		"kmirror-sums"
-#define KC_SUMS_NAME		160	/* a sidecar's name, with the NUL */
 #define KC_VOLUME_KEY_MAX	254
 #define KC_SIZE_LIMIT_MIN	(1ull << 20)	/* -o size_limit= */
 
@@ -97,80 +94,6 @@ struct kc_config {
 	unsigned int	max_idle_threads;
 	unsigned int	max_threads;
 };
-
-/* ---- granule.c: the content map ------------------------------------ */
-
-#define KC_CHUNK_BITS		4096		/* granules per map xattr */
-#define KC_CHUNK_BYTES		(KC_CHUNK_BITS / 8)
-
-struct kc_chunk {
-	uint64_t	idx;		/* covers granules idx*4096 ... */
-	unsigned int	nset;
-	bool		dirty;		/* differs from its xattr */
-	bool		on_disk;	/* its xattr exists */
-	uint8_t		bits[KC_CHUNK_BYTES];
-};
-
-struct kc_map {
-	unsigned int	shift;		/* log2 of the granule */
-	struct kc_chunk	**chunk;	/* sorted by idx */
-	size_t		n, cap;
-	uint64_t	nset;		/* set bits in all chunks */
-	bool		dirty;		/* changed since the object was sealed */
-	bool		sealed;		/* the seal xattr is on the object */
-	bool		bound;		/* odev/oino name the object described */
-	dev_t		odev;
-	ino_t		oino;
-	uint32_t	*sum;		/* CRC32C per granule (sums.c) */
-	uint8_t		*verified;	/* bit per granule: checked or stored
-					 * since the map was loaded */
-	uint64_t	nsum;		/* granules sum[] holds, 8 * k */
-};
-
-/* Where an object's sums live (sums.c); an empty name: nowhere. */
-struct kc_sidecar {
-	int		dirfd;		/* DIR/kmirror-sums */
-	bool		verify;		/* else: remove them at a flush */
-	char		name[KC_SUMS_NAME];
-};
-
-/* What kc_map_load() found on an object. */
-enum kc_map_state {
-	KC_MAP_CLEAN,		/* a map under a valid seal: loaded */
-	KC_MAP_NONE,		/* no map: a new or emptied object */
-	KC_MAP_UNCLEAN,		/* maps without a valid seal (a crash, another
-				 * granule size): discarded */
-	KC_MAP_DAMAGED,		/* sealed, but the object changed behind our
-				 * back: discarded */
-	KC_MAP_NOSUMS,		/* sealed, but with verify=on no sums bound
-				 * to the object: discarded */
-};
-
-void kc_map_init(struct kc_map *m, unsigned int shift);
-void kc_map_destroy(struct kc_map *m);
-void kc_map_reset(struct kc_map *m);
-bool kc_map_test(const struct kc_map *m, uint64_t g);
-uint64_t kc_map_run(const struct kc_map *m, uint64_t g, uint64_t last,
-		    bool set);
-int kc_map_set(struct kc_map *m, uint64_t g, bool on);
-void kc_map_clear_from(struct kc_map *m, uint64_t g);
-int kc_map_load(struct kc_map *m, int fd, uint64_t object_size,
-		const struct kc_sidecar *sc, enum kc_map_state *state);
-int kc_map_unseal(struct kc_map *m, int fd);
-int kc_map_flush(struct kc_map *m, int fd, const struct kc_sidecar *sc,
-		 unsigned int *lost);
-
-/* ---- sums.c: a CRC32C per granule ----------------------------------- */
-
-int kc_map_sum_set(struct kc_map *m, uint64_t g, uint32_t crc);
-void kc_map_sum_forget(struct kc_map *m, uint64_t g);
-bool kc_map_verified(const struct kc_map *m, uint64_t g);
-uint32_t kc_map_sum(const struct kc_map *m, uint64_t g);
-void kc_map_sums_free(struct kc_map *m);
-int kc_sums_save(const struct kc_map *m, const struct kc_sidecar *sc,
-		 const struct stat *st);
-int kc_sums_load(struct kc_map *m, const struct kc_sidecar *sc,
-		 const struct stat *st);
 
 /* ---- inode.c / cache.c: inodes and their caching state -------------- */
 
@@ -670,9 +593,15 @@ void kc_sums_remove(struct kc_fs *fs, const struct kc_obj *o);
 int kc_object_crc(struct fscache_cache_resources *cres, off_t lo,
 		  size_t len, uint32_t *crc);
 void kc_verify_failed(struct kc_fs *fs, int fd, uint64_t g);
+/* Bytes of an object a reader holds already: [lo, lo + len) at @buf. */
+struct kc_have {
+	const char	*buf;
+	off_t		lo;
+	size_t		len;
+};
 int kc_granule_check(struct kc_icache *ic,
 		     struct fscache_cache_resources *cres, uint64_t g,
-		     int64_t size);
+		     int64_t size, const struct kc_have *have);
 
 /* objfd.c */
 int kc_cres_fd(const struct fscache_cache_resources *cres);

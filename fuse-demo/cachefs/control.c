@@ -21,6 +21,10 @@
  *   pin PATH        pin the file's object (pins.c), cached or not yet
  *   unpin PATH      drop the pin
  *   evict PATH      drop the file's object from the cache now (cull.c)
+ *   evict-object NAME  the same, the object named as its checksum sidecar
+ *                   is (sums_file.c: "<volume hash>-<key hex>"), for
+ *                   `kmirror cache check --repair`, which finds damaged
+ *                   objects in the cache, not files in the mount
  *   pins            "ok N", then a line per pin: "cached BYTES PATH",
  *                   "absent - PATH" or "gone - PATH" (kc_ctl_pins())
  *   unpin-gone      drop the pins whose path no longer names their file
@@ -127,6 +131,18 @@ static int kc_ctl_key(struct kc_fs *fs, const char *path, uint8_t key[16],
 	return err;
 }
 
+/* Evict the object of @key, and say why not in words. */
+static void kc_ctl_evict(struct kc_fs *fs, const uint8_t *key, size_t len,
+			 const char *what, FILE *out)
+{
+	int err = -kc_cull_evict(fs, key, len);
+
+	kc_ctl_reply(out, err, what,
+		     err == ENOENT ? "not in the cache" :
+		     err == EPERM ? "pinned (unpin it first)" :
+		     err == EBUSY ? "in use (open, or being culled)" : NULL);
+}
+
 /* pin, unpin, evict: the verbs about one file. */
 static void kc_ctl_file(struct kc_fs *fs, const char *verb, const char *path,
 			FILE *out)
@@ -140,17 +156,43 @@ static void kc_ctl_file(struct kc_fs *fs, const char *verb, const char *path,
 		return;
 	}
 	if (!strcmp(verb, "evict")) {
-		err = -kc_cull_evict(fs, key, len);
-		kc_ctl_reply(out, err, path,
-			     err == ENOENT ? "not in the cache" :
-			     err == EPERM ? "pinned (unpin it first)" :
-			     err == EBUSY ? "in use (open, or being culled)" :
-			     NULL);
+		kc_ctl_evict(fs, key, len, path, out);
 		return;
 	}
 	err = -kc_pin_change(fs, key, len, path, !strcmp(verb, "pin"));
 	kc_ctl_reply(out, err, path, err == EEXIST ? "already pinned" :
 				     err == ENOENT ? "not pinned" : NULL);
+}
+
+/*
+ * evict-object NAME: the object of this mount's volume whose sidecar
+ * name is NAME.  The key is read back from the name's hex and the name
+ * made again from it, so a name of another volume, or any other string,
+ * names nothing.
+ */
+static void kc_ctl_evict_object(struct kc_fs *fs, const char *name,
+				FILE *out)
+{
+	const char *hex = strchr(name, '-');
+	uint8_t key[64];
+	char again[KC_SUMS_NAME];
+	size_t len = hex ? strlen(hex + 1) / 2 : 0, i;
+	unsigned int b;
+
+	for (i = 0; hex && len <= sizeof(key) && i < len; i++) {
+		if (sscanf(hex + 1 + 2 * i, "%2x", &b) != 1)
+			break;
+		key[i] = b;
+	}
+	if (!len || len > sizeof(key) || i < len) {
+		kc_ctl_reply(out, EINVAL, NULL, "not an object's name");
+		return;
+	}
+	kc_sums_name_for(fs->volume_key, key, len, again);
+	if (strcmp(again, name))
+		kc_ctl_reply(out, ENOENT, name, "not in the cache");
+	else
+		kc_ctl_evict(fs, key, len, name, out);
 }
 
 /* Does @p's path still name the file it pinned? */
@@ -205,6 +247,8 @@ static void kc_ctl_serve(struct kc_fs *fs, const char *verb, const char *arg,
 	} else if (!strcmp(verb, "pin") || !strcmp(verb, "unpin") ||
 		   !strcmp(verb, "evict")) {
 		kc_ctl_file(fs, verb, arg, out);
+	} else if (!strcmp(verb, "evict-object")) {
+		kc_ctl_evict_object(fs, arg, out);
 	} else if (!strcmp(verb, "pins")) {
 		kc_ctl_pins(fs, out, false);
 	} else if (!strcmp(verb, "unpin-gone")) {

@@ -51,7 +51,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "cachefs.h"
+#include "kmap.h"
 
 #define KC_MAP_PREFIX	"user.kmirror.map."
 #define KC_SEAL_NAME	"user.kmirror.seal"
@@ -296,9 +296,12 @@ static char *kc_list(int fd, ssize_t *len)
 	return NULL;
 }
 
-/* Install one map xattr read from disk; bits past @ngranules dropped. */
+/*
+ * Install one map xattr read from disk; bits past @ngranules dropped.
+ * 1 if it was damaged (and with @fix removed), 0, or -ENOMEM.
+ */
 static int kc_load_chunk(struct kc_map *m, int fd, const char *name,
-			 uint64_t idx, uint64_t ngranules)
+			 uint64_t idx, uint64_t ngranules, bool fix)
 {
 	uint8_t bits[KC_CHUNK_BYTES];
 	uint64_t first = idx * KC_CHUNK_BITS;
@@ -309,15 +312,17 @@ static int kc_load_chunk(struct kc_map *m, int fd, const char *name,
 	/* Past the object's end or damaged: absent, and removed for good
 	 * (removing bits is always safe, sealed or not). */
 	if (idx > UINT64_MAX / KC_CHUNK_BITS || first >= ngranules) {
-		fremovexattr(fd, name);
-		return 0;
+		if (fix)
+			fremovexattr(fd, name);
+		return 1;
 	}
 	n = fgetxattr(fd, name, bits, sizeof(bits));
 	if (n == 0) {
 		memset(bits, 0xff, sizeof(bits));
 	} else if (n != KC_CHUNK_BYTES) {
-		fremovexattr(fd, name);
-		return 0;
+		if (fix)
+			fremovexattr(fd, name);
+		return 1;
 	}
 	c = kc_chunk_make(m, idx);
 	if (!c)
@@ -373,39 +378,69 @@ static bool kc_map_claims_past(const struct kc_map *m, uint64_t object_size,
 }
 
 /*
+ * Reset @m, read the map of the object @fd (@object_size bytes) into it
+ * and say in @r what was found; with @fix, damaged map xattrs are removed
+ * on the way (else only counted in r->torn).  *@names: the object's xattr
+ * names (kc_list(), to free).  0 or -errno.
+ */
+static int kc_map_read(struct kc_map *m, int fd, uint64_t object_size,
+		       const struct kc_sidecar *sc, struct kc_map_report *r,
+		       bool fix, char **names, ssize_t *len)
+{
+	uint64_t ngranules = (object_size + (1ull << m->shift) - 1) >>
+			     m->shift;
+	struct stat st;
+	const char *p;
+	uint64_t idx;
+	int ret = 0;
+
+	kc_map_reset(m);
+	memset(r, 0, sizeof(*r));
+	r->state = KC_MAP_UNCLEAN;
+	*names = NULL;
+	*len = 0;
+	if (fstat(fd, &st))
+		return -errno;
+	r->state = kc_seal_check(m, fd, &st);
+	*names = kc_list(fd, len);
+	for (p = *names; r->state == KC_MAP_CLEAN && p && p < *names + *len &&
+	     ret >= 0; p += strlen(p) + 1)
+		if (kc_parse_xname(p, &idx)) {
+			ret = kc_load_chunk(m, fd, p, idx, ngranules, fix);
+			r->torn += ret > 0;
+		}
+	if (ret > 0)
+		ret = 0;
+	if (!ret && r->state == KC_MAP_CLEAN &&
+	    kc_map_claims_past(m, object_size, st.st_size))
+		r->state = KC_MAP_DAMAGED;
+	/* verify=on: present granules without a trusted sum are absent. */
+	if (!ret && r->state == KC_MAP_CLEAN && sc->verify && m->nset) {
+		r->sums_err = kc_sums_load(m, sc, &st);
+		if (r->sums_err)
+			r->state = KC_MAP_NOSUMS;
+	}
+	return ret;
+}
+
+/*
  * Load the map of the object @fd (@object_size bytes) and say in *@state
  * what was found.  Only a map under a valid seal (rule 1), and with
- * verify=on with the sums of its sidecar @sc (sums.c), is loaded; any other map xattrs and seal are removed, and the map is
- * empty.  0, or -errno (the map is then empty).  The map is reset first.
+ * verify=on with the sums of its sidecar @sc (sums_file.c), is loaded;
+ * any other map xattrs and seal are removed, and the map is empty.  0, or
+ * -errno (the map is then empty).  The map is reset first.
  */
 int kc_map_load(struct kc_map *m, int fd, uint64_t object_size,
 		const struct kc_sidecar *sc, enum kc_map_state *state)
 {
-	uint64_t ngranules = (object_size + (1ull << m->shift) - 1) >>
-			     m->shift;
-	const char *p;
-	uint64_t idx;
-	struct stat st;
+	struct kc_map_report r;
 	char *names;
 	ssize_t len;
-	int ret = 0;
+	int ret;
 
-	kc_map_reset(m);
-	if (fstat(fd, &st))
-		return -errno;
-	*state = kc_seal_check(m, fd, &st);
-	names = kc_list(fd, &len);
-	for (p = names; *state == KC_MAP_CLEAN && p && p < names + len && !ret;
-	     p += strlen(p) + 1)
-		if (kc_parse_xname(p, &idx))
-			ret = kc_load_chunk(m, fd, p, idx, ngranules);
-	if (!ret && *state == KC_MAP_CLEAN &&
-	    kc_map_claims_past(m, object_size, st.st_size))
-		*state = KC_MAP_DAMAGED;
-	/* verify=on: present granules without a trusted sum are absent. */
-	if (!ret && *state == KC_MAP_CLEAN && sc->verify && m->nset &&
-	    kc_sums_load(m, sc, &st))
-		*state = KC_MAP_NOSUMS;
+	ret = kc_map_read(m, fd, object_size, sc, &r, true, &names, &len);
+	*state = r.state;
+	/* Removing maps and seal is always safe (rule 1), even on errors. */
 	if (ret || *state != KC_MAP_CLEAN) {
 		kc_map_reset(m);
 		if (kc_map_wipe(fd, names, len) && *state == KC_MAP_NONE)
@@ -414,6 +449,55 @@ int kc_map_load(struct kc_map *m, int fd, uint64_t object_size,
 	free(names);
 	m->sealed = *state == KC_MAP_CLEAN;
 	return ret;
+}
+
+/*
+ * kc_map_load() without a change on disk, for `kmirror cache check`: the
+ * map as the daemon would load it, what it would discard and why (@r).
+ * Damaged map xattrs are left in place, counted in r->torn, their
+ * granules absent.  A map that is not loaded is left reset.
+ */
+int kc_map_inspect(struct kc_map *m, int fd, uint64_t object_size,
+		   const struct kc_sidecar *sc, struct kc_map_report *r)
+{
+	char *names;
+	ssize_t len;
+	int ret = kc_map_read(m, fd, object_size, sc, r, false, &names, &len);
+
+	free(names);
+	if (ret || r->state != KC_MAP_CLEAN)
+		kc_map_reset(m);
+	m->sealed = !ret && r->state == KC_MAP_CLEAN;
+	return ret;
+}
+
+/*
+ * The granule size a seal on @fd names, as log2 in *@shift: 0, -ENODATA
+ * (no seal), -EBADMSG (not a seal of this format), or -errno.
+ */
+int kc_seal_shift(int fd, unsigned int *shift)
+{
+	static const char head[] = "kmirror-map 2 ";
+	unsigned long long g;
+	char got[96], *end;
+	ssize_t n;
+
+	n = fgetxattr(fd, KC_SEAL_NAME, got, sizeof(got) - 1);
+	if (n < 0)
+		return -errno;
+	got[n] = 0;
+	if (strncmp(got, head, sizeof(head) - 1) ||
+	    got[sizeof(head) - 1] < '1' || got[sizeof(head) - 1] > '9')
+		return -EBADMSG;
+	errno = 0;
+	g = strtoull(got + sizeof(head) - 1, &end, 10);
+	if (errno || *end != ' ' || g & (g - 1))
+		return -EBADMSG;
+	for (*shift = 0; (1ull << *shift) < g; (*shift)++)
+		;
+	if (*shift < KC_GRANULE_MIN_SHIFT || *shift > KC_GRANULE_MAX_SHIFT)
+		return -EBADMSG;
+	return 0;
 }
 
 /* Before any change of the object or its map: remove the seal (rule 2). */

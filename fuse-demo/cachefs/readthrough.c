@@ -19,7 +19,8 @@
  *
  * With verify=on (sums.c), a granule is checked against its CRC32C before
  * the first read served from it since the map was loaded
- * (kc_verify_run()); one that fails is made absent and fetched again.  A
+ * (kc_verify_run(), on the bytes read for the reply and the rest of the
+ * granule); one that fails is made absent and fetched again.  A
  * fill takes the sum of each granule from the bytes it stores.
  */
 #include <errno.h>
@@ -199,11 +200,12 @@ static void kc_verify_drop(struct kc_rd *r, uint64_t g, int err)
 				   -(int64_t)(1ull << ic->map.shift));
 }
 
-/* Check granule @g against its sum if not done since the map was loaded;
- * false if it failed (and was dropped). */
-static bool kc_verify_granule(struct kc_rd *r, uint64_t g)
+/* Check granule @g against its sum if not done since the map was loaded
+ * (@have: the run's bytes, read); false if it failed (and was dropped). */
+static bool kc_verify_granule(struct kc_rd *r, uint64_t g,
+			      const struct kc_have *have)
 {
-	int ret = kc_granule_check(r->ic, &r->cres, g, r->size);
+	int ret = kc_granule_check(r->ic, &r->cres, g, r->size, have);
 
 	if (!ret)
 		return true;
@@ -212,55 +214,54 @@ static bool kc_verify_granule(struct kc_rd *r, uint64_t g)
 }
 
 /*
- * verify=on: check the granules of the present run [pos, rend); where
- * the first that fails begins (rend if none did).  Each is checked once
- * per load of the map: after that the page cache is trusted.
+ * verify=on: check the granules of the present run [pos, rend), whose
+ * bytes the read holds already at @dst; where the first that fails
+ * begins (rend if none did).  Each is checked once per load of the map:
+ * after that the page cache is trusted.
  */
-static off_t kc_verify_run(struct kc_rd *r, off_t rend)
+static off_t kc_verify_run(struct kc_rd *r, off_t rend, const char *dst)
 {
 	unsigned int shift = r->ic->map.shift;
 	uint64_t g, last = (uint64_t)(rend - 1) >> shift;
+	struct kc_have have = { dst, r->pos, rend - r->pos };
 
 	if (!r->fs->cfg.verify)
 		return rend;
 	for (g = (uint64_t)r->pos >> shift; g <= last; g++)
-		if (!kc_verify_granule(r, g))
+		if (!kc_verify_granule(r, g, &have))
 			return (off_t)(g << shift) > r->pos ?
 			       (off_t)(g << shift) : r->pos;
 	return rend;
 }
 
 /*
- * Serve [pos, rend) from the object; from the source if that fails.  A
- * granule failing its check ends the run: the next step fetches it (or
- * if it could not be made absent, its part is read from the source now).
+ * Serve [pos, rend) from the object, checked before it goes out; from
+ * the source if the object cannot give it.  A granule failing its check
+ * ends the run: the next step fetches it (or if it could not be made
+ * absent, its part is read from the source now, over what was read).
  */
 static int kc_read_present(struct kc_rd *r, off_t rend)
 {
 	char *dst = r->buf + (r->pos - r->off);
-	off_t good = kc_verify_run(r, rend), gend;
-	size_t len;
+	size_t len = rend - r->pos;
+	off_t good, gend;
 	ssize_t n;
 
-	if (good == r->pos && !r->undropped)
-		return 0;
-	if (good == r->pos) {
-		r->undropped = false;
-		gend = ((r->pos >> r->ic->map.shift) + 1) << r->ic->map.shift;
-		len = (gend < rend ? gend : rend) - r->pos;
+	n = fscache_read(&r->cres, r->pos, dst, len, FSCACHE_READ_HOLE_IGNORE);
+	if (n != (ssize_t)len) {
+		if (n != -ESTALE)
+			kc_read_damaged(r, rend, n < 0 ? n : -ENODATA);
 		goto source;
 	}
-	len = good - r->pos;
-	rend = good;
-
-	n = fscache_read(&r->cres, r->pos, dst, len, FSCACHE_READ_HOLE_IGNORE);
-	if (n == (ssize_t)len) {
-		r->from_cache += len;
-		r->pos = rend;
+	good = kc_verify_run(r, rend, dst);
+	r->from_cache += good - r->pos;
+	if (good > r->pos || !r->undropped) {
+		r->pos = good;
 		return 0;
 	}
-	if (n != -ESTALE)
-		kc_read_damaged(r, rend, n < 0 ? n : -ENODATA);
+	r->undropped = false;
+	gend = ((r->pos >> r->ic->map.shift) + 1) << r->ic->map.shift;
+	len = (gend < rend ? gend : rend) - r->pos;
 source:
 	n = kc_source_pread(r->fs, r->fd, dst, len, r->pos);
 	if (n < 0)
@@ -725,14 +726,14 @@ static ssize_t kc_cache_read_only(struct kc_fs *fs, struct kc_icache *ic,
 		ret = kc_map_run(&ic->map, g, (r.end - 1) >> shift, true) ==
 		      ((uint64_t)(r.end - 1) >> shift) - g + 1 ? 0 : -EIO;
 		pthread_mutex_unlock(&ic->lock);
-		/* verify=on: offline too, nothing unchecked is served */
-		if (!ret && kc_verify_run(&r, r.end) != r.end)
-			ret = -EIO;
 		if (!ret) {
 			ret = fscache_read(&r.cres, off, buf, r.end - off,
 					   FSCACHE_READ_HOLE_IGNORE) ==
 			      r.end - off ? 0 : -EIO;
 		}
+		/* verify=on: offline too, nothing unchecked is served */
+		if (!ret && kc_verify_run(&r, r.end, buf) != r.end)
+			ret = -EIO;
 		fscache_end_operation(&r.cres);
 	}
 	pthread_rwlock_unlock(&ic->io);

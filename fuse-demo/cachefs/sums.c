@@ -2,38 +2,15 @@
 /*
  * Checksums of cached granules (-o verify=on, the default): a CRC32C per
  * granule, computed from the bytes when they are stored, checked when a
- * read is first served from a granule.
+ * read is first served from a granule (struct kc_map's sum[] and
+ * "verified" bits): the first read served from it sums the bytes it read
+ * for its reply and the rest of the granule, and compares; later reads
+ * trust the page cache, which is what keeps warm reads cheap.  A granule
+ * stored by this daemon is verified from the start (its sum was taken
+ * from the bytes written).
  *
- * In memory, next to the map's bits (struct kc_map): sum[g] and a
- * "verified" bit.  A granule is verified once per load of the map: the
- * first read served from it reads the whole granule from the object,
- * computes its CRC and compares; later reads trust the page cache, which
- * is what keeps warm reads cheap.  A granule stored by this daemon is
- * verified from the start (its sum was taken from the bytes written).
- *
- * On disk, not in xattrs (ext4 gives an inode about 4 KiB of them, 4
- * bytes a granule would stop caching files past ~200 MB): one sidecar
- * file per object, DIR/kmirror-sums/<volume>-<key>, where <volume> is the
- * FNV-1a 64 hash of the volume key and <key> the cookie key in hex (or
- * its hash too, if longer than 64 bytes).  It lies outside DIR/cache, so
- * cachefiles and `kmirror cache ls` never see it.
- *
- *   struct kc_sums_hdr    magic, version, granule shift, the object
- *                         file's st_ino and mtime (ns), n
- *   u32 sum[n]            CRC32C of granule g; 0 for absent granules
- *   u32 crc               CRC32C of all that precedes
- *
- * kc_map_flush() writes it (write, fsync, rename) after the object's data
- * and maps are durable and before the seal, so a seal on disk always
- * comes after its sums.  kc_map_load() trusts a sealed map only with a
- * sidecar that is whole and bound to the object as it is now (inode and
- * mtime, which any data write moves); else the present granules have no
- * trusted sum and the map is discarded (counted as sums_missing): they
- * are fetched again, never served unverified.  So a leftover sidecar, of
- * an object culled behind our back or replaced, is harmless: it binds
- * another inode or mtime.  The daemon deletes sidecars where it deletes
- * objects (retire, cull, evict).  With -o verify=off no sums are kept,
- * and flushing a map deletes its object's sidecar, which would go stale.
+ * The format of the sums and their sidecar file: sums_file.c.  Here: where
+ * the daemon keeps the sidecars, and the check of a granule it serves.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,114 +26,13 @@
 #include "crc32c.h"
 #include "index.h"
 
-#define KC_SUMS_MAGIC	"kmsums\n"	/* 8 bytes with the NUL */
-#define KC_SUMS_VERSION	1
-
-struct kc_sums_hdr {
-	char		magic[8];
-	uint32_t	version;
-	uint32_t	shift;
-	uint64_t	ino;
-	int64_t		mtime_sec;
-	int64_t		mtime_nsec;
-	uint64_t	n;
-};
-
-/* ---- in memory -------------------------------------------------------- */
-
-/* Make room for granule @g's sum and bit; 0 or -ENOMEM. */
-static int kc_sums_grow(struct kc_map *m, uint64_t g)
-{
-	uint64_t n = m->nsum ? m->nsum : 64;
-	uint32_t *s;
-	uint8_t *v;
-
-	if (g < m->nsum)
-		return 0;
-	while (n <= g)
-		n *= 2;
-	s = realloc(m->sum, n * sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	m->sum = s;
-	v = realloc(m->verified, n / 8);
-	if (!v)
-		return -ENOMEM;
-	m->verified = v;
-	memset(s + m->nsum, 0, (n - m->nsum) * sizeof(*s));
-	memset(v + m->nsum / 8, 0, (n - m->nsum) / 8);
-	m->nsum = n;
-	return 0;
-}
-
-/* Granule @g holds bytes whose CRC32C is @crc, known good now. */
-int kc_map_sum_set(struct kc_map *m, uint64_t g, uint32_t crc)
-{
-	int ret = kc_sums_grow(m, g);
-
-	if (ret)
-		return ret;
-	m->sum[g] = crc;
-	m->verified[g / 8] |= 1u << (g % 8);
-	return 0;
-}
-
-/* Granule @g changed or went: its sum is no longer checked (granule.c). */
-void kc_map_sum_forget(struct kc_map *m, uint64_t g)
-{
-	if (g < m->nsum)
-		m->verified[g / 8] &= ~(1u << (g % 8));
-}
-
-bool kc_map_verified(const struct kc_map *m, uint64_t g)
-{
-	return g < m->nsum && (m->verified[g / 8] & (1u << (g % 8)));
-}
-
-uint32_t kc_map_sum(const struct kc_map *m, uint64_t g)
-{
-	return g < m->nsum ? m->sum[g] : 0;
-}
-
-void kc_map_sums_free(struct kc_map *m)
-{
-	free(m->sum);
-	free(m->verified);
-	m->sum = NULL;
-	m->verified = NULL;
-	m->nsum = 0;
-}
-
-/* ---- the sidecar -------------------------------------------------------- */
-
-static uint64_t kc_fnv64(const void *p, size_t len)
-{
-	const uint8_t *b = p;
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	while (len--)
-		h = (h ^ *b++) * 0x100000001b3ull;
-	return h;
-}
-
 /* Name the sidecar of the object @o (held or culling: its key stays) of
  * the index @x; kc_vol_at() takes the index lock. */
 static void kc_sums_name(struct kc_index *x, const struct kc_obj *o,
 			 char *name)
 {
-	const struct kc_vol *v = kc_vol_at(x, o->vol);
-	const uint8_t *key = kc_obj_key(o);
-	int n, i;
-
-	n = snprintf(name, KC_SUMS_NAME, "%016" PRIx64 "-",
-		     kc_fnv64(v->key, strlen(v->key)));
-	if (o->key_len > 64) {
-		snprintf(name + n, KC_SUMS_NAME - n, "h%016" PRIx64,
-			 kc_fnv64(key, o->key_len));
-		return;
-	}
-	for (i = 0; i < o->key_len; i++)
-		snprintf(name + n + 2 * i, 3, "%02x", key[i]);
+	kc_sums_name_for(kc_vol_at(x, o->vol)->key, kc_obj_key(o), o->key_len,
+			 name);
 }
 
 /* Where the sums of @o (held or culling) live; verify=off: not kept. */
@@ -179,170 +55,6 @@ void kc_sums_remove(struct kc_fs *fs, const struct kc_obj *o)
 	kc_sidecar_of(fs, o, &sc);
 	if (sc.name[0])
 		unlinkat(sc.dirfd, sc.name, 0);
-}
-
-static int kc_write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static void kc_sums_header(const struct kc_map *m, const struct stat *st,
-			   uint64_t n, struct kc_sums_hdr *h)
-{
-	memset(h, 0, sizeof(*h));
-	memcpy(h->magic, KC_SUMS_MAGIC, sizeof(h->magic));
-	h->version = KC_SUMS_VERSION;
-	h->shift = m->shift;
-	h->ino = st->st_ino;
-	h->mtime_sec = st->st_mtim.tv_sec;
-	h->mtime_nsec = st->st_mtim.tv_nsec;
-	h->n = n;
-}
-
-/* One past the last present granule. */
-static uint64_t kc_map_end(const struct kc_map *m)
-{
-	uint64_t g;
-	size_t i = m->n;
-	int b;
-
-	while (i && !m->chunk[i - 1]->nset)
-		i--;
-	if (!i)
-		return 0;
-	g = m->chunk[i - 1]->idx * KC_CHUNK_BITS;
-	for (b = KC_CHUNK_BITS - 1; !kc_map_test(m, g + b); b--)
-		;
-	return g + b + 1;
-}
-
-/*
- * Write the sums of the map @m of the object whose fstat is @st, durably,
- * before its seal (kc_map_flush()).  verify=off: remove them instead.
- */
-int kc_sums_save(const struct kc_map *m, const struct kc_sidecar *sc,
-		 const struct stat *st)
-{
-	char tmp[KC_SUMS_NAME + 8];
-	uint64_t n = kc_map_end(m), g;
-	struct kc_sums_hdr *h;
-	uint32_t *sum;
-	size_t len;
-	int fd, ret;
-
-	if (!sc->name[0])
-		return 0;
-	if (!sc->verify) {
-		if (unlinkat(sc->dirfd, sc->name, 0) && errno != ENOENT)
-			return -errno;
-		return 0;
-	}
-	/* One buffer, one write: header, sums, their CRC32C. */
-	len = sizeof(*h) + (n + 1) * sizeof(*sum);
-	h = calloc(1, len);
-	if (!h)
-		return -ENOMEM;
-	kc_sums_header(m, st, n, h);
-	sum = (uint32_t *)(h + 1);
-	for (g = 0; g < n; g++)
-		sum[g] = g < m->nsum && kc_map_test(m, g) ? m->sum[g] : 0;
-	sum[n] = kc_crc32c(0, h, len - sizeof(*sum));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", sc->name);
-	fd = openat(sc->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		    0600);
-	ret = fd < 0 ? -errno : kc_write_all(fd, h, len);
-	free(h);
-	if (fd < 0)
-		return ret;
-	if (!ret && fsync(fd))
-		ret = -errno;
-	close(fd);
-	if (!ret && renameat(sc->dirfd, tmp, sc->dirfd, sc->name))
-		ret = -errno;
-	if (ret)
-		unlinkat(sc->dirfd, tmp, 0);
-	return ret;
-}
-
-/* Read the sidecar @fd whole into @h and *@sums (malloc'ed): 0 if it is
- * whole (its own CRC matches), else -EBADMSG or -errno. */
-static int kc_sums_read(int fd, struct kc_sums_hdr *h, uint32_t **sums)
-{
-	struct stat st;
-	uint32_t crc;
-	size_t len;
-	char *buf;
-
-	if (fstat(fd, &st))
-		return -errno;
-	if (st.st_size < (off_t)(sizeof(*h) + 4) ||
-	    (st.st_size - sizeof(*h)) % 4 || st.st_size > (1ll << 32))
-		return -EBADMSG;
-	len = st.st_size;
-	buf = malloc(len);
-	if (!buf)
-		return -ENOMEM;
-	if (pread(fd, buf, len, 0) != (ssize_t)len) {
-		free(buf);
-		return -EIO;
-	}
-	memcpy(h, buf, sizeof(*h));
-	memcpy(&crc, buf + len - 4, 4);
-	if (crc != kc_crc32c(0, buf, len - 4) ||
-	    h->n != (len - sizeof(*h) - 4) / 4) {
-		free(buf);
-		return -EBADMSG;
-	}
-	memmove(buf, buf + sizeof(*h), h->n * 4);
-	*sums = (uint32_t *)buf;
-	return 0;
-}
-
-/*
- * Load the sums of the sealed map @m of the object whose fstat is @st:
- * 0 if every present granule got its sum from a whole sidecar bound to
- * this object as it is now, else a negative errno (no trusted sums).
- */
-int kc_sums_load(struct kc_map *m, const struct kc_sidecar *sc,
-		 const struct stat *st)
-{
-	struct kc_sums_hdr h = { 0 }, want;
-	uint32_t *sums = NULL;
-	uint64_t end = kc_map_end(m), g;
-	int fd, ret;
-
-	if (!sc->name[0])
-		return -ENOENT;
-	fd = openat(sc->dirfd, sc->name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = kc_sums_read(fd, &h, &sums);
-	close(fd);
-	if (ret)
-		return ret;
-	kc_sums_header(m, st, h.n, &want);
-	if (memcmp(&h, &want, sizeof(h)) || h.n < end) {
-		free(sums);
-		return -ESTALE;
-	}
-	kc_map_sums_free(m);
-	ret = end ? kc_sums_grow(m, end - 1) : 0;
-	for (g = 0; !ret && g < end; g++)
-		m->sum[g] = sums[g];
-	free(sums);
-	return ret;
 }
 
 /*
@@ -370,17 +82,16 @@ int kc_sums_open(struct kc_fs *fs)
 	return 0;
 }
 
-/* CRC32C of the object's bytes [lo, lo + len): 0 or a negative errno. */
-int kc_object_crc(struct fscache_cache_resources *cres, off_t lo,
-		  size_t len, uint32_t *crc)
+/* Continue *@crc over the object's bytes [lo, lo + len): 0 or -errno. */
+static int kc_object_crc_more(struct fscache_cache_resources *cres,
+			      off_t lo, size_t len, uint32_t *crc)
 {
 	size_t piece = len < KC_PIECE ? len : KC_PIECE, want;
-	char *buf = kc_scratch(1, piece);
+	char *buf = len ? kc_scratch(1, piece) : NULL;
 	ssize_t n;
 
-	if (!buf)
+	if (len && !buf)
 		return -ENOMEM;
-	*crc = 0;
 	while (len) {
 		want = len < piece ? len : piece;
 		n = fscache_read(cres, lo, buf, want,
@@ -392,6 +103,38 @@ int kc_object_crc(struct fscache_cache_resources *cres, off_t lo,
 		len -= want;
 	}
 	return 0;
+}
+
+/* CRC32C of the object's bytes [lo, lo + len): 0 or a negative errno. */
+int kc_object_crc(struct fscache_cache_resources *cres, off_t lo,
+		  size_t len, uint32_t *crc)
+{
+	*crc = 0;
+	return kc_object_crc_more(cres, lo, len, crc);
+}
+
+/*
+ * CRC32C of the object's bytes [lo, hi), the part @have holds (if any)
+ * summed where it lies, the rest read from the object.
+ */
+static int kc_granule_crc(struct fscache_cache_resources *cres, off_t lo,
+			  off_t hi, const struct kc_have *have, uint32_t *crc)
+{
+	off_t hlo = lo, hhi = lo;
+	int ret;
+
+	if (have) {
+		hlo = have->lo > lo ? have->lo : lo;
+		hhi = have->lo + (off_t)have->len < hi ?
+		      have->lo + (off_t)have->len : hi;
+	}
+	if (hlo >= hhi)
+		return kc_object_crc(cres, lo, hi - lo, crc);
+	ret = kc_object_crc(cres, lo, hlo - lo, crc);
+	if (ret)
+		return ret;
+	*crc = kc_crc32c(*crc, have->buf + (hlo - have->lo), hhi - hlo);
+	return kc_object_crc_more(cres, hhi, hi - hhi, crc);
 }
 
 /* A granule did not match its sum: counted, and one line says where. */
@@ -413,14 +156,40 @@ void kc_verify_failed(struct kc_fs *fs, int fd, uint64_t g)
 }
 
 /*
+ * Wait while another reader checks granule @g (ic->lock held), then say
+ * whether it still needs a check: present and not verified.  If it does,
+ * it is marked as being checked by the caller (if memory allows).
+ */
+static bool kc_granule_check_begin(struct kc_icache *ic, uint64_t g)
+{
+	struct kc_map *m = &ic->map;
+
+	while (kc_map_test(m, g) && !kc_map_verified(m, g) &&
+	       kc_map_checking(m, g))
+		pthread_cond_wait(&ic->fill_done, &ic->lock);
+	if (!kc_map_test(m, g) || kc_map_verified(m, g))
+		return false;
+	kc_map_set_checking(m, g, true);	/* else: two may check it */
+	return true;
+}
+
+/*
  * verify=on: check the present granule @g of @ic (the file @size long)
  * against its sum, unless done since the map was loaded.  0 if it
  * matches or needs no check, 1 if it does not, or a negative errno of
- * the object.  Two readers may both check it: the same verdict, no harm.
+ * the object.  @have (or NULL): bytes of the object the caller read
+ * already, to be served once checked; the check sums them where they lie
+ * and reads only the rest of the granule (a first pass over a warm file
+ * then reads each byte 1.5 times rather than twice, with the kernel's
+ * 128 KiB requests and 256 KiB granules), and what is served is exactly
+ * what was checked.  A granule is checked by one reader at a time:
+ * readers of the same granule (the kernel splits a 1 MiB read into
+ * requests smaller than a granule, served side by side) wait for its
+ * verdict instead of reading and summing it again.
  */
 int kc_granule_check(struct kc_icache *ic,
 		     struct fscache_cache_resources *cres, uint64_t g,
-		     int64_t size)
+		     int64_t size, const struct kc_have *have)
 {
 	uint64_t lo = g << ic->map.shift, hi = lo + (1ull << ic->map.shift);
 	uint32_t want, crc;
@@ -428,19 +197,21 @@ int kc_granule_check(struct kc_icache *ic,
 	int ret;
 
 	pthread_mutex_lock(&ic->lock);
-	check = kc_map_test(&ic->map, g) && !kc_map_verified(&ic->map, g);
+	check = kc_granule_check_begin(ic, g);
 	want = kc_map_sum(&ic->map, g);
 	pthread_mutex_unlock(&ic->lock);
 	if (!check)
 		return 0;
 	if (hi > (uint64_t)size)
 		hi = size;
-	ret = kc_object_crc(cres, lo, hi - lo, &crc);
-	if (ret || crc != want)
-		return ret ? ret : 1;
+	ret = kc_granule_crc(cres, lo, hi, have, &crc);
+	if (!ret && crc != want)
+		ret = 1;
 	pthread_mutex_lock(&ic->lock);
-	if (kc_map_test(&ic->map, g) && kc_map_sum(&ic->map, g) == want)
+	kc_map_set_checking(&ic->map, g, false);
+	if (!ret && kc_map_test(&ic->map, g) && kc_map_sum(&ic->map, g) == want)
 		ret = kc_map_sum_set(&ic->map, g, want);
+	pthread_cond_broadcast(&ic->fill_done);
 	pthread_mutex_unlock(&ic->lock);
 	return ret;
 }

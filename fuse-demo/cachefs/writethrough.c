@@ -168,7 +168,7 @@ static void kc_sum_check(struct kc_fs *fs, struct kc_icache *ic,
 			 struct fscache_cache_resources *cres, uint64_t g,
 			 int64_t size)
 {
-	int ret = kc_granule_check(ic, cres, g, size);
+	int ret = kc_granule_check(ic, cres, g, size, NULL);
 
 	if (!ret)
 		return;

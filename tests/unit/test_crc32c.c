@@ -40,11 +40,17 @@ static void test_hw_agrees(void **state)
 	int i;
 
 	(void)state;
-	buf = malloc(70000);
+	buf = malloc(300000);
 	assert_non_null(buf);
 	srand(42);
-	for (i = 0; i < 70000; i++)
+	for (i = 0; i < 300000; i++)
 		buf[i] = rand();
+	/* a whole 256 KiB granule, and around the 3 x 4 KiB lanes' block */
+	assert_int_equal(kc_crc32c(0, buf + 3, 262144),
+			 kc_crc32c_sw(0, buf + 3, 262144));
+	for (len = 12280; len < 12300; len++)
+		assert_int_equal(kc_crc32c(0x1234, buf, len),
+				 kc_crc32c_sw(0x1234, buf, len));
 	for (i = 0; i < 300; i++) {
 		len = rand() % 65536;
 		off = rand() % 17;

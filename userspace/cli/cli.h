@@ -110,6 +110,7 @@ int km_cache_unpin(int argc, char **argv);
 int km_cache_pins(int argc, char **argv);
 int km_cache_evict(int argc, char **argv);
 int km_cache_warm(int argc, char **argv);
+int km_cache_check(int argc, char **argv);	/* cmd_cache_check.c */
 int km_cache_top(int argc, char **argv);
 int km_cmd_ptc(int argc, char **argv);
 int km_cmd_ceph(int argc, char **argv);

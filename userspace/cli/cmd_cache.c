@@ -236,6 +236,8 @@ static const struct km_command km_cache_cmds[] = {
 	{ "evict", "drop files of a mount from its cache now",
 	  km_cache_evict },
 	{ "warm", "read trees of a mount into its cache", km_cache_warm },
+	{ "check", "scrub a cache: every granule against its checksum",
+	  km_cache_check },
 	{ "top", "a live view of a mount's reads", km_cache_top },
 	{ NULL, NULL, NULL },
 };

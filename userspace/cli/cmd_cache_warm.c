@@ -7,13 +7,12 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cache_ctl.h"
+#include "progress.h"
 
 #define KM_WARM_CHUNK	(1 << 20)
-#define KM_WARM_BAR	20	/* characters of the progress bar */
 
 static const char km_cache_warm_usage[] =
 	"usage: kmirror cache warm DIR PATH...\n"
@@ -33,20 +32,9 @@ static const char *const km_warm_counters[] = {
 };
 
 struct km_warm {
-	unsigned long long	total_bytes;
-	unsigned long		total_files;
-	double			start, shown;
-	bool			tty;
+	struct km_progress	prog;
 	char			*buf;
 };
-
-static double km_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int km_warm_count(struct km_ctl_walk *w, const char *path,
 			 const char *rel, const struct stat *st)
@@ -55,42 +43,19 @@ static int km_warm_count(struct km_ctl_walk *w, const char *path,
 
 	(void)path;
 	(void)rel;
-	k->total_files++;
-	k->total_bytes += st->st_size;
+	k->prog.total_n++;
+	k->prog.total_bytes += st->st_size;
 	return 0;
 }
 
-/* "[#####.....] " of @done out of @total, on a terminal only. */
-static void km_warm_bar(unsigned long long done, unsigned long long total)
-{
-	int i, n = total ? (int)(KM_WARM_BAR * (done < total ? done : total) /
-				 total) : KM_WARM_BAR;
-
-	fputc('[', stderr);
-	for (i = 0; i < KM_WARM_BAR; i++)
-		fputc(i < n ? '#' : '.', stderr);
-	fputs("] ", stderr);
-}
-
+/* The walk's counters are the progress line's. */
 static void km_warm_progress(struct km_ctl_walk *w, bool last)
 {
 	struct km_warm *k = w->priv;
-	double t = km_now(), rate, left;
 
-	if (!last && t - k->shown < (k->tty ? 0.2 : 1.0))
-		return;
-	k->shown = t;
-	rate = w->bytes / (t - k->start > 1e-3 ? t - k->start : 1e-3);
-	left = k->total_bytes > w->bytes ? k->total_bytes - w->bytes : 0;
-	if (k->tty) {
-		fputs("\r\033[K", stderr);
-		km_warm_bar(w->bytes, k->total_bytes);
-	}
-	fprintf(stderr, "warm: %.1f/%.1f MiB, %lu/%lu files, %.1f MiB/s, "
-		"ETA %.0f s%s", w->bytes / 1048576.0,
-		k->total_bytes / 1048576.0, w->done, k->total_files,
-		rate / 1048576.0, rate > 0 ? left / rate : 0.0,
-		k->tty && !last ? "" : "\n");
+	k->prog.bytes = w->bytes;
+	k->prog.n = w->done;
+	km_progress_show(&k->prog, last);
 }
 
 static int km_warm_file(struct km_ctl_walk *w, const char *path,
@@ -140,10 +105,10 @@ static int km_warm_run(struct km_ctl_walk *w, char **paths, int n)
 	w->errors = 0;
 	w->file = km_warm_file;
 	km_stats_values(w->dir, km_warm_counters, before, 2);
-	k->start = km_now();
+	km_progress_start(&k->prog, "warm", "files");
 	km_ctl_walk(w, paths, n);
 	km_warm_progress(w, true);
-	t = km_now() - k->start;
+	t = km_now() - k->prog.start;
 	km_stats_values(w->dir, km_warm_counters, after, 2);
 	printf("warmed %lu file%s, %llu bytes in %.2f s (%.1f MiB/s): "
 	       "%llu bytes from the source, %llu from the cache\n", w->done,
@@ -155,7 +120,7 @@ static int km_warm_run(struct km_ctl_walk *w, char **paths, int n)
 
 int km_cache_warm(int argc, char **argv)
 {
-	struct km_warm k = { .tty = isatty(STDERR_FILENO) };
+	struct km_warm k = { 0 };
 	struct km_ctl_walk w = { .priv = &k };
 	int ret = km_ctl_begin(argc, argv, km_cache_warm_usage, "warm", &w);
 

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Checksums of cached granules, in memory and on disk: the one reader
+ * and writer of the sidecar format, shared by the daemon (sums.c: where
+ * sidecars live, checking granules as they are served) and `kmirror cache
+ * check` (userspace/cli/cmd_cache_check.c), which scrubs a cache without
+ * the daemon.  Needs nothing but libc and crc32c.c.
+ *
+ * -o verify=on (the default): a CRC32C per granule, computed from the
+ * bytes when they are stored, checked when a read is first served from a
+ * granule.
+ *
+ * In memory, next to the map's bits (struct kc_map): sum[g], a
+ * "verified" bit and a "checking" bit.  A granule is verified once per
+ * load of the map, by the first read served from it (sums.c); later reads
+ * trust the page cache, which is what keeps warm reads cheap.  A granule
+ * stored by this daemon is verified from the start (its sum was taken
+ * from the bytes written).
+ *
+ * On disk, not in xattrs (ext4 gives an inode about 4 KiB of them, 4
+ * bytes a granule would stop caching files past ~200 MB): one sidecar
+ * file per object, DIR/kmirror-sums/<volume>-<key>, where <volume> is the
+ * FNV-1a 64 hash of the volume key and <key> the cookie key in hex (or
+ * its hash too, if longer than 64 bytes).  It lies outside DIR/cache, so
+ * cachefiles and `kmirror cache ls` never see it.
+ *
+ *   struct kc_sums_hdr    magic, version, granule shift, the object
+ *                         file's st_ino and mtime (ns), n
+ *   u32 sum[n]            CRC32C of granule g; 0 for absent granules
+ *   u32 crc               CRC32C of all that precedes
+ *
+ * kc_map_flush() writes it (write, fsync, rename) after the object's data
+ * and maps are durable and before the seal, so a seal on disk always
+ * comes after its sums.  kc_map_load() trusts a sealed map only with a
+ * sidecar that is whole and bound to the object as it is now (inode and
+ * mtime, which any data write moves); else the present granules have no
+ * trusted sum and the map is discarded (counted as sums_missing): they
+ * are fetched again, never served unverified.  So a leftover sidecar, of
+ * an object culled behind our back or replaced, is harmless: it binds
+ * another inode or mtime.  The daemon deletes sidecars where it deletes
+ * objects (retire, cull, evict).  With -o verify=off no sums are kept,
+ * and flushing a map deletes its object's sidecar, which would go stale.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crc32c.h"
+#include "kmap.h"
+
+#define KC_SUMS_MAGIC	"kmsums\n"	/* 8 bytes with the NUL */
+#define KC_SUMS_VERSION	1
+
+/* ---- in memory -------------------------------------------------------- */
+
+/* Make room for granule @g's sum and bit; 0 or -ENOMEM. */
+static int kc_sums_grow(struct kc_map *m, uint64_t g)
+{
+	uint64_t n = m->nsum ? m->nsum : 64;
+	uint32_t *s;
+	uint8_t *v;
+
+	if (g < m->nsum)
+		return 0;
+	while (n <= g)
+		n *= 2;
+	s = realloc(m->sum, n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	m->sum = s;
+	v = realloc(m->verified, n / 8);
+	if (!v)
+		return -ENOMEM;
+	m->verified = v;
+	v = realloc(m->checking, n / 8);
+	if (!v)
+		return -ENOMEM;
+	m->checking = v;
+	memset(s + m->nsum, 0, (n - m->nsum) * sizeof(*s));
+	memset(m->verified + m->nsum / 8, 0, (n - m->nsum) / 8);
+	memset(v + m->nsum / 8, 0, (n - m->nsum) / 8);
+	m->nsum = n;
+	return 0;
+}
+
+/* Granule @g holds bytes whose CRC32C is @crc, known good now. */
+int kc_map_sum_set(struct kc_map *m, uint64_t g, uint32_t crc)
+{
+	int ret = kc_sums_grow(m, g);
+
+	if (ret)
+		return ret;
+	m->sum[g] = crc;
+	m->verified[g / 8] |= 1u << (g % 8);
+	return 0;
+}
+
+/* Granule @g changed or went: its sum is no longer checked (granule.c). */
+void kc_map_sum_forget(struct kc_map *m, uint64_t g)
+{
+	if (g < m->nsum)
+		m->verified[g / 8] &= ~(1u << (g % 8));
+}
+
+bool kc_map_verified(const struct kc_map *m, uint64_t g)
+{
+	return g < m->nsum && (m->verified[g / 8] & (1u << (g % 8)));
+}
+
+bool kc_map_checking(const struct kc_map *m, uint64_t g)
+{
+	return g < m->nsum && (m->checking[g / 8] & (1u << (g % 8)));
+}
+
+/* A reader checks granule @g (@on), or is done: others wait meanwhile
+ * rather than read and sum the same bytes again.  0 or -ENOMEM. */
+int kc_map_set_checking(struct kc_map *m, uint64_t g, bool on)
+{
+	int ret = on ? kc_sums_grow(m, g) : 0;
+
+	if (ret || g >= m->nsum)
+		return ret;
+	if (on)
+		m->checking[g / 8] |= 1u << (g % 8);
+	else
+		m->checking[g / 8] &= ~(1u << (g % 8));
+	return 0;
+}
+
+uint32_t kc_map_sum(const struct kc_map *m, uint64_t g)
+{
+	return g < m->nsum ? m->sum[g] : 0;
+}
+
+void kc_map_sums_free(struct kc_map *m)
+{
+	free(m->sum);
+	free(m->verified);
+	free(m->checking);
+	m->sum = NULL;
+	m->verified = NULL;
+	m->checking = NULL;
+	m->nsum = 0;
+}
+
+/* ---- the sidecar -------------------------------------------------------- */
+
+static uint64_t kc_fnv64(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (len--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+/* Name the sidecar of the object @o (held or culling: its key stays) of
+ * the index @x; kc_vol_at() takes the index lock. */
+/*
+ * The sidecar's name of the object of cookie key @key in the volume
+ * @volume: "<FNV-1a 64 of the volume key>-<key in hex>", or "-h<FNV-1a 64
+ * of the key>" for keys over 64 bytes.
+ */
+void kc_sums_name_for(const char *volume, const uint8_t *key,
+		      size_t key_len, char name[KC_SUMS_NAME])
+{
+	size_t i;
+	int n;
+
+	n = snprintf(name, KC_SUMS_NAME, "%016" PRIx64 "-",
+		     kc_fnv64(volume, strlen(volume)));
+	if (key_len > 64) {
+		snprintf(name + n, KC_SUMS_NAME - n, "h%016" PRIx64,
+			 kc_fnv64(key, key_len));
+		return;
+	}
+	for (i = 0; i < key_len; i++)
+		snprintf(name + n + 2 * i, 3, "%02x", key[i]);
+}
+
+static int kc_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static void kc_sums_header(const struct kc_map *m, const struct stat *st,
+			   uint64_t n, struct kc_sums_hdr *h)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, KC_SUMS_MAGIC, sizeof(h->magic));
+	h->version = KC_SUMS_VERSION;
+	h->shift = m->shift;
+	h->ino = st->st_ino;
+	h->mtime_sec = st->st_mtim.tv_sec;
+	h->mtime_nsec = st->st_mtim.tv_nsec;
+	h->n = n;
+}
+
+/* One past the last present granule. */
+static uint64_t kc_map_end(const struct kc_map *m)
+{
+	uint64_t g;
+	size_t i = m->n;
+	int b;
+
+	while (i && !m->chunk[i - 1]->nset)
+		i--;
+	if (!i)
+		return 0;
+	g = m->chunk[i - 1]->idx * KC_CHUNK_BITS;
+	for (b = KC_CHUNK_BITS - 1; !kc_map_test(m, g + b); b--)
+		;
+	return g + b + 1;
+}
+
+/*
+ * Write the sums of the map @m of the object whose fstat is @st, durably,
+ * before its seal (kc_map_flush()).  verify=off: remove them instead.
+ */
+int kc_sums_save(const struct kc_map *m, const struct kc_sidecar *sc,
+		 const struct stat *st)
+{
+	char tmp[KC_SUMS_NAME + 8];
+	uint64_t n = kc_map_end(m), g;
+	struct kc_sums_hdr *h;
+	uint32_t *sum;
+	size_t len;
+	int fd, ret;
+
+	if (!sc->name[0])
+		return 0;
+	if (!sc->verify) {
+		if (unlinkat(sc->dirfd, sc->name, 0) && errno != ENOENT)
+			return -errno;
+		return 0;
+	}
+	/* One buffer, one write: header, sums, their CRC32C. */
+	len = sizeof(*h) + (n + 1) * sizeof(*sum);
+	h = calloc(1, len);
+	if (!h)
+		return -ENOMEM;
+	kc_sums_header(m, st, n, h);
+	sum = (uint32_t *)(h + 1);
+	for (g = 0; g < n; g++)
+		sum[g] = g < m->nsum && kc_map_test(m, g) ? m->sum[g] : 0;
+	sum[n] = kc_crc32c(0, h, len - sizeof(*sum));
+	snprintf(tmp, sizeof(tmp), "%s.tmp", sc->name);
+	fd = openat(sc->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    0600);
+	ret = fd < 0 ? -errno : kc_write_all(fd, h, len);
+	free(h);
+	if (fd < 0)
+		return ret;
+	if (!ret && fsync(fd))
+		ret = -errno;
+	close(fd);
+	if (!ret && renameat(sc->dirfd, tmp, sc->dirfd, sc->name))
+		ret = -errno;
+	if (ret)
+		unlinkat(sc->dirfd, tmp, 0);
+	return ret;
+}
+
+/*
+ * Parse a sidecar's @len bytes at @buf into @h and *@sums (malloc'ed, h->n
+ * of them): 0 if it is whole (its size and own CRC agree), else -EBADMSG
+ * or -ENOMEM.  The header is not checked against any object here.
+ */
+int kc_sums_parse(const void *buf, size_t len, struct kc_sums_hdr *h,
+		  uint32_t **sums)
+{
+	const char *p = buf;
+	uint32_t crc;
+
+	if (len < sizeof(*h) + 4 || (len - sizeof(*h)) % 4 ||
+	    len > (1ull << 32))
+		return -EBADMSG;
+	memcpy(h, p, sizeof(*h));
+	memcpy(&crc, p + len - 4, 4);
+	if (crc != kc_crc32c(0, p, len - 4) ||
+	    h->n != (len - sizeof(*h) - 4) / 4)
+		return -EBADMSG;
+	*sums = malloc(h->n ? h->n * 4 : 1);
+	if (!*sums)
+		return -ENOMEM;
+	memcpy(*sums, p + sizeof(*h), h->n * 4);
+	return 0;
+}
+
+/*
+ * Read the sidecar @name in @dirfd whole and parse it: a regular file
+ * only, never through a symlink (the check reads caches it does not
+ * trust), nor blocking on a FIFO planted there.
+ */
+static int kc_sums_read(int dirfd, const char *name, struct kc_sums_hdr *h,
+			uint32_t **sums)
+{
+	struct stat st;
+	char *buf = NULL;
+	int fd, ret;
+
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+		    O_CLOEXEC);
+	if (fd < 0)
+		return errno == ELOOP ? -EBADMSG : -errno;
+	if (fstat(fd, &st))
+		ret = -errno;
+	else if (!S_ISREG(st.st_mode) || st.st_size > (1ll << 32))
+		ret = -EBADMSG;
+	else if (!(buf = malloc(st.st_size ? st.st_size : 1)))
+		ret = -ENOMEM;
+	else if (pread(fd, buf, st.st_size, 0) != (ssize_t)st.st_size)
+		ret = -EIO;
+	else
+		ret = kc_sums_parse(buf, st.st_size, h, sums);
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+/*
+ * Load the sums of the sealed map @m of the object whose fstat is @st:
+ * 0 if every present granule got its sum from a whole sidecar bound to
+ * this object as it is now, else a negative errno (no trusted sums).
+ */
+int kc_sums_load(struct kc_map *m, const struct kc_sidecar *sc,
+		 const struct stat *st)
+{
+	struct kc_sums_hdr h = { 0 }, want;
+	uint32_t *sums = NULL;
+	uint64_t end = kc_map_end(m), g;
+	int ret;
+
+	if (!sc->name[0])
+		return -ENOENT;
+	ret = kc_sums_read(sc->dirfd, sc->name, &h, &sums);
+	if (ret)
+		return ret;
+	kc_sums_header(m, st, h.n, &want);
+	if (memcmp(&h, &want, sizeof(h)) || h.n < end) {
+		free(sums);
+		return -ESTALE;
+	}
+	kc_map_sums_free(m);
+	ret = end ? kc_sums_grow(m, end - 1) : 0;
+	for (g = 0; !ret && g < end; g++)
+		m->sum[g] = sums[g];
+	free(sums);
+	return ret;
+}
