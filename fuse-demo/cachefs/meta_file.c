@@ -143,7 +143,8 @@ void kc_mdir_sort(struct kc_mdir *d, uint8_t flag)
 			d->e[n++] = d->e[i];
 	}
 	d->n = n;
-	qsort(d->e, d->n, sizeof(*d->e), kc_ment_cmp);
+	if (n > 1)	/* qsort(NULL, 0) is undefined: an empty listing */
+		qsort(d->e, n, sizeof(*d->e), kc_ment_cmp);
 }
 
 void kc_mdir_del(struct kc_mdir *d, struct kc_ment *e)
