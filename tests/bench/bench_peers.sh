@@ -46,6 +46,7 @@ start() {
 			--rc-addr "127.0.0.1:$RC_PORT"
 	fi
 	cmp "$d/src/cached" "$d/mnt/cached" || fail "$1: first read differs"
+	ls -l "$d/mnt" >/dev/null	# listed once, as a user would have
 	sleep 3		# both write their cache behind the read
 }
 
