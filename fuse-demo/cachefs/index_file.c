@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "index.h"
 #include "kmirror/cache.h"
 
@@ -63,17 +64,6 @@ struct kc_idx_hdr {
 	uint64_t	checksum;	/* FNV-1a 64: payload, then nvol...
 					 * payload_len of this header */
 };
-
-static uint64_t kc_fnv(uint64_t h, const void *p, size_t len)
-{
-	const uint8_t *b = p;
-
-	while (len--)
-		h = (h ^ *b++) * 0x100000001b3ull;
-	return h;
-}
-
-#define KC_FNV_INIT	0xcbf29ce484222325ull
 
 /* The payload's sum, then the header's fields from nvol on (not clean). */
 static uint64_t kc_hdr_sum(const struct kc_idx_hdr *h, uint64_t payload_sum)
@@ -319,30 +309,13 @@ void kc_index_checkpoint(struct kc_fs *fs)
 
 /* ---- reading ------------------------------------------------------- */
 
-struct kc_reader {
-	const uint8_t	*p, *end;
-	bool		bad;
-};
-
-static const void *kc_get(struct kc_reader *r, size_t len)
-{
-	const uint8_t *p = r->p;
-
-	if (r->bad || (size_t)(r->end - r->p) < len) {
-		r->bad = true;
-		return NULL;
-	}
-	r->p += len;
-	return p;
-}
-
 #define KC_GET(r, var) do {						\
-	const void *_p = kc_get(r, sizeof(var));			\
+	const void *_p = kc_take(r, sizeof(var));			\
 	if (_p)								\
 		memcpy(&(var), _p, sizeof(var));			\
 } while (0)
 
-static int kc_load_vols(struct kc_index *x, struct kc_reader *r,
+static int kc_load_vols(struct kc_index *x, struct kc_bytes *r,
 			uint32_t nvol, uint16_t *map)
 {
 	char key[KC_VOLUME_KEY_MAX + 2];
@@ -354,9 +327,9 @@ static int kc_load_vols(struct kc_index *x, struct kc_reader *r,
 
 	for (i = 0; i < nvol; i++) {
 		KC_GET(r, klen);
-		k = kc_get(r, klen);
+		k = (const char *)kc_take(r, klen);
 		KC_GET(r, clen);
-		coh = kc_get(r, clen);
+		coh = kc_take(r, clen);
 		if (r->bad || klen > KC_VOLUME_KEY_MAX || memchr(k, 0, klen))
 			return -EBADMSG;
 		memcpy(key, k, klen);
@@ -370,7 +343,7 @@ static int kc_load_vols(struct kc_index *x, struct kc_reader *r,
 }
 
 /* Does every directory still have the inode and ctime recorded? */
-static bool kc_dirs_unchanged(struct kc_fs *fs, struct kc_reader *r,
+static bool kc_dirs_unchanged(struct kc_fs *fs, struct kc_bytes *r,
 			      uint32_t ndir)
 {
 	char path[KMIRROR_CACHE_PATH_SIZE];
@@ -384,7 +357,7 @@ static bool kc_dirs_unchanged(struct kc_fs *fs, struct kc_reader *r,
 
 	for (i = 0; i < ndir && !r->bad; i++) {
 		KC_GET(r, len);
-		p = kc_get(r, len);
+		p = (const char *)kc_take(r, len);
 		KC_GET(r, ino);
 		KC_GET(r, ctime);
 		if (r->bad || len >= sizeof(path))
@@ -400,7 +373,7 @@ static bool kc_dirs_unchanged(struct kc_fs *fs, struct kc_reader *r,
 	return same && !r->bad;
 }
 
-static int kc_load_objs(struct kc_index *x, struct kc_reader *r,
+static int kc_load_objs(struct kc_index *x, struct kc_bytes *r,
 			uint64_t nobj, const uint16_t *map, uint32_t nvol)
 {
 	uint64_t i, bytes = 0;
@@ -412,7 +385,7 @@ static int kc_load_objs(struct kc_index *x, struct kc_reader *r,
 	for (i = 0; i < nobj; i++) {
 		KC_GET(r, vol);
 		KC_GET(r, klen);
-		key = kc_get(r, klen);
+		key = kc_take(r, klen);
 		KC_GET(r, bytes);
 		if (r->bad || vol >= nvol || !klen ||
 		    kc_obj_find_locked(x, map[vol], key, klen))
@@ -454,7 +427,7 @@ static const char *kc_check_hdr(struct kc_fs *fs, const struct kc_idx_hdr *h,
 static int kc_load_body(struct kc_fs *fs, const struct kc_idx_hdr *h,
 			const uint8_t *payload, bool *unchanged)
 {
-	struct kc_reader r = { payload, payload + h->payload_len, false };
+	struct kc_bytes r = { payload, payload + h->payload_len, false };
 	uint16_t *map = calloc(h->nvol ? h->nvol : 1, sizeof(*map));
 	struct kc_index *x = fs->index;
 	int ret;

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "crc32c.h"
 #include "meta.h"
 
@@ -249,24 +250,7 @@ char *kc_mdir_format(const struct kc_mdir *d, const char *vol,
 
 /* ---- reading ------------------------------------------------------ */
 
-struct kc_mrd {
-	const uint8_t	*p, *end;
-	bool		bad;
-};
-
-static const uint8_t *kc_take(struct kc_mrd *r, size_t n)
-{
-	const uint8_t *p = r->p;
-
-	if (r->bad || (size_t)(r->end - r->p) < n) {
-		r->bad = true;
-		return NULL;
-	}
-	r->p += n;
-	return p;
-}
-
-static uint64_t kc_get(struct kc_mrd *r, unsigned int bytes)
+static uint64_t kc_get(struct kc_bytes *r, unsigned int bytes)
 {
 	const uint8_t *p = kc_take(r, bytes);
 	uint64_t v = 0;
@@ -276,7 +260,7 @@ static uint64_t kc_get(struct kc_mrd *r, unsigned int bytes)
 	return v;
 }
 
-static void kc_get_stat(struct kc_mrd *r, struct stat *st, dev_t source_dev)
+static void kc_get_stat(struct kc_bytes *r, struct stat *st, dev_t source_dev)
 {
 	memset(st, 0, sizeof(*st));
 	st->st_dev = kc_get(r, 8);
@@ -312,7 +296,7 @@ static bool kc_name_ok(const uint8_t *p, size_t len)
 }
 
 /* One name into @d, after the last one; false if it does not parse. */
-static bool kc_get_ment(struct kc_mrd *r, struct kc_mdir *d,
+static bool kc_get_ment(struct kc_bytes *r, struct kc_mdir *d,
 			dev_t source_dev)
 {
 	size_t len = kc_get(r, 1);
@@ -344,7 +328,7 @@ static bool kc_get_ment(struct kc_mrd *r, struct kc_mdir *d,
 
 /* The header, up to the names; false if it does not parse or is not
  * this volume's. */
-static bool kc_get_head(struct kc_mrd *r, struct kc_mdir *d,
+static bool kc_get_head(struct kc_bytes *r, struct kc_mdir *d,
 			const char *vol)
 {
 	size_t mlen = strlen(KC_META_MAGIC), vlen;
@@ -369,7 +353,7 @@ static bool kc_get_head(struct kc_mrd *r, struct kc_mdir *d,
 int kc_mdir_parse(struct kc_mdir *d, const uint8_t *buf, size_t len,
 		  const char *vol, dev_t source_dev)
 {
-	struct kc_mrd r = { buf, buf + (len >= 4 ? len - 4 : 0), len < 4 };
+	struct kc_bytes r = { buf, buf + (len >= 4 ? len - 4 : 0), len < 4 };
 	uint32_t n, i, crc;
 	bool ok;
 

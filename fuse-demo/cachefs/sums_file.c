@@ -50,6 +50,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "crc32c.h"
 #include "kmap.h"
 
@@ -150,18 +151,6 @@ void kc_map_sums_free(struct kc_map *m)
 
 /* ---- the sidecar -------------------------------------------------------- */
 
-static uint64_t kc_fnv64(const void *p, size_t len)
-{
-	const uint8_t *b = p;
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	while (len--)
-		h = (h ^ *b++) * 0x100000001b3ull;
-	return h;
-}
-
-/* Name the sidecar of the object @o (held or culling: its key stays) of
- * the index @x; kc_vol_at() takes the index lock. */
 /*
  * The sidecar's name of the object of cookie key @key in the volume
  * @volume: "<FNV-1a 64 of the volume key>-<key in hex>", or "-h<FNV-1a 64
@@ -174,10 +163,10 @@ void kc_sums_name_for(const char *volume, const uint8_t *key,
 	int n;
 
 	n = snprintf(name, KC_SUMS_NAME, "%016" PRIx64 "-",
-		     kc_fnv64(volume, strlen(volume)));
+		     kc_fnv(KC_FNV_INIT, volume, strlen(volume)));
 	if (key_len > 64) {
 		snprintf(name + n, KC_SUMS_NAME - n, "h%016" PRIx64,
-			 kc_fnv64(key, key_len));
+			 kc_fnv(KC_FNV_INIT, key, key_len));
 		return;
 	}
 	for (i = 0; i < key_len; i++)
