@@ -166,31 +166,19 @@ static void kc_ctl_file(struct kc_fs *fs, const char *verb, const char *path,
 
 /*
  * evict-object NAME: the object of this mount's volume whose sidecar
- * name is NAME.  The key is read back from the name's hex and the name
- * made again from it, so a name of another volume, or any other string,
- * names nothing.
+ * name is NAME (kc_sums_name_key(): another volume's, or any other
+ * string, names nothing).
  */
 static void kc_ctl_evict_object(struct kc_fs *fs, const char *name,
 				FILE *out)
 {
-	const char *hex = strchr(name, '-');
 	uint8_t key[64];
-	char again[KC_SUMS_NAME];
-	size_t len = hex ? strlen(hex + 1) / 2 : 0, i;
-	unsigned int b;
+	int len = kc_sums_name_key(fs->volume_key, name, key);
 
-	for (i = 0; hex && len <= sizeof(key) && i < len; i++) {
-		if (sscanf(hex + 1 + 2 * i, "%2x", &b) != 1)
-			break;
-		key[i] = b;
-	}
-	if (!len || len > sizeof(key) || i < len) {
-		kc_ctl_reply(out, EINVAL, NULL, "not an object's name");
-		return;
-	}
-	kc_sums_name_for(fs->volume_key, key, len, again);
-	if (strcmp(again, name))
+	if (len == -ENOENT)
 		kc_ctl_reply(out, ENOENT, name, "not in the cache");
+	else if (len < 0)
+		kc_ctl_reply(out, EINVAL, NULL, "not an object's name");
 	else
 		kc_ctl_evict(fs, key, len, name, out);
 }

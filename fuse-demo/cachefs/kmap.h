@@ -112,6 +112,7 @@ int kc_sums_parse(const void *buf, size_t len, struct kc_sums_hdr *h,
 		  uint32_t **sums);
 void kc_sums_name_for(const char *volume, const uint8_t *key,
 		      size_t key_len, char name[KC_SUMS_NAME]);
+int kc_sums_name_key(const char *volume, const char *name, uint8_t key[64]);
 
 /* What kc_map_inspect() found, for `kmirror cache check`. */
 struct kc_map_report {

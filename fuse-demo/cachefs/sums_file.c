@@ -173,6 +173,31 @@ void kc_sums_name_for(const char *volume, const uint8_t *key,
 		snprintf(name + n + 2 * i, 3, "%02x", key[i]);
 }
 
+/*
+ * The cookie key a sidecar @name stands for in @volume, into @key: its
+ * length, -EINVAL if @name is no sidecar name with a key in hex (a key
+ * over 64 bytes is named by its hash, which cannot be read back), or
+ * -ENOENT if it is another volume's.  The name is made again from the
+ * key and compared, so nothing but this format's own names gets through.
+ */
+int kc_sums_name_key(const char *volume, const char *name, uint8_t key[64])
+{
+	const char *hex = strchr(name, '-');
+	size_t len = hex ? strlen(hex + 1) / 2 : 0, i;
+	char again[KC_SUMS_NAME];
+	unsigned int b;
+
+	for (i = 0; hex && len <= 64 && i < len; i++) {
+		if (sscanf(hex + 1 + 2 * i, "%2x", &b) != 1)
+			break;
+		key[i] = b;
+	}
+	if (!len || len > 64 || i < len)
+		return -EINVAL;
+	kc_sums_name_for(volume, key, len, again);
+	return strcmp(again, name) ? -ENOENT : (int)len;
+}
+
 static int kc_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
