@@ -3,6 +3,8 @@
 #ifndef KMIRROR_KCOMPAT_KERNEL_H
 #define KMIRROR_KCOMPAT_KERNEL_H
 
+#include <errno.h>
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define round_up(x, y) ((((x) - 1) | ((__typeof__(x))((y) - 1))) + 1)
 #define round_down(x, y) ((x) & ~((__typeof__(x))((y) - 1)))
@@ -42,6 +44,28 @@ static inline int hex_to_bin(unsigned char ch)
 		 (unsigned int)((ch - '9' - 1) & ('0' - 1 - ch)) >> 8) +
 		((cu - 'A' + 11) &
 		 (unsigned int)((cu - 'F' - 1) & ('A' - 1 - cu)) >> 8);
+}
+
+/*
+ * duplicated: hex2bin() of lib/hexdump.c (6.1): @count bytes from 2 * @count
+ * hex digits of @src into @dst; 0, or -EINVAL at the first non-digit.
+ */
+static inline int hex2bin(unsigned char *dst, const char *src,
+			  unsigned long count)
+{
+	while (count--) {
+		int hi, lo;
+
+		hi = hex_to_bin(*src++);
+		if (unlikely(hi < 0))
+			return -EINVAL;
+		lo = hex_to_bin(*src++);
+		if (unlikely(lo < 0))
+			return -EINVAL;
+
+		*dst++ = (hi << 4) | lo;
+	}
+	return 0;
 }
 
 #define __packed __attribute__((__packed__))
