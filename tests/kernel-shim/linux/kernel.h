@@ -1,4 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* <linux/kernel.h> for the KUnit suites in userspace: kcompat, kstrto*(). */
+/*
+ * <linux/kernel.h> for the KUnit suites in userspace: kcompat, kstrto*(),
+ * and U64_MAX duplicated from include/linux/limits.h (which the kernel's
+ * <linux/kernel.h> includes, and glibc's <linux/limits.h> lacks).
+ */
 #include "kcompat.h"
 #include <linux/kstrtox.h>
+
+#ifndef U64_MAX
+#define U64_MAX		((u64)~0ULL)
+#endif
