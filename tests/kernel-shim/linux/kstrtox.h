@@ -15,4 +15,28 @@ int kstrtoll(const char *s, unsigned int base, long long *res);
 int kstrtou32(const char *s, unsigned int base, u32 *res);
 int kstrtoint(const char *s, unsigned int base, int *res);
 
+/* As include/linux/kstrtox.h has them: over kstrtoull() and kstrtoll(). */
+static inline int kstrtou64(const char *s, unsigned int base, u64 *res)
+{
+	unsigned long long v;
+	int err = kstrtoull(s, base, &v);
+
+	if (!err)
+		*res = v;
+	return err;
+}
+
+static inline int kstrtol(const char *s, unsigned int base, long *res)
+{
+	long long v;
+	int err = kstrtoll(s, base, &v);
+
+	if (err)
+		return err;
+	if (v != (long)v)
+		return -ERANGE;
+	*res = v;
+	return 0;
+}
+
 #endif
