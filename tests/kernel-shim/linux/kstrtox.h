@@ -15,4 +15,11 @@ int kstrtoll(const char *s, unsigned int base, long long *res);
 int kstrtou32(const char *s, unsigned int base, u32 *res);
 int kstrtoint(const char *s, unsigned int base, int *res);
 
+/* u32 is unsigned int: the kernel's kstrtou32() is this one. */
+static inline int kstrtouint(const char *s, unsigned int base,
+			     unsigned int *res)
+{
+	return kstrtou32(s, base, res);
+}
+
 #endif
