@@ -39,4 +39,11 @@ static inline int kstrtol(const char *s, unsigned int base, long *res)
 	return 0;
 }
 
+/* u32 is unsigned int: the kernel's kstrtou32() is this one. */
+static inline int kstrtouint(const char *s, unsigned int base,
+			     unsigned int *res)
+{
+	return kstrtou32(s, base, res);
+}
+
 #endif
