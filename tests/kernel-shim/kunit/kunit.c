@@ -167,7 +167,7 @@ static int kunit_run_suite(struct kunit_suite *suite)
 	return failed;
 }
 
-int main(void)
+int kunit_run_all(void)
 {
 	unsigned int i;
 	int failed = 0;

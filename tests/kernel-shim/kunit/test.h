@@ -47,6 +47,8 @@ struct kunit_suite {
 #define KUNIT_CASE(f) { .run_case = f, .name = #f }
 
 void kunit_register_suite(struct kunit_suite *suite);
+/* Every registered suite, one cmocka group each; 0 if all passed. */
+int kunit_run_all(void);
 
 #define kunit_test_suite(s)						\
 	static void __attribute__((constructor)) kunit_register_##s(void) \
