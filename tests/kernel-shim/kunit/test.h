@@ -90,7 +90,10 @@ void kunit_fail_at(struct kunit *test, bool fatal, const char *file,
 			KUNIT_FAIL_AT(test, fatal, what, __VA_ARGS__);	\
 	} while (0)
 
-/* What a failed comparison saw, both sides as numbers. */
+/*
+ * What a failed comparison saw, both sides as numbers (strings: their
+ * first 160 bytes, so that the message always fits).
+ */
 #define KUNIT_BINARY(test, fatal, l, op, r, ...)			\
 	do {								\
 		const __typeof__(l) __l = (l);				\
@@ -127,7 +130,7 @@ void kunit_fail_at(struct kunit *test, bool fatal, const char *file,
 		if ((strcmp(__l, __r) == 0) == (eq))			\
 			break;						\
 		snprintf(__w, sizeof(__w),				\
-			 "expected %s %s %s, got \"%s\" and \"%s\"",	\
+			 "expected %s %s %s, got \"%.160s\" and \"%.160s\"", \
 			 #l, (eq) ? "==" : "!=", #r, __l, __r);		\
 		KUNIT_FAIL_AT(test, fatal, __w, __VA_ARGS__);		\
 	} while (0)
