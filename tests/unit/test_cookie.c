@@ -15,17 +15,7 @@
 /* Hex string of @n digits into bytes; false if malformed. */
 static bool unhex(const char *s, size_t n, u8 *out)
 {
-	size_t i;
-	unsigned int b;
-
-	if (n % 2)
-		return false;
-	for (i = 0; i < n / 2; i++) {
-		if (sscanf(s + 2 * i, "%2x", &b) != 1)
-			return false;
-		out[i] = (u8)b;
-	}
-	return true;
+	return n % 2 == 0 && !hex2bin(out, s, n / 2);
 }
 
 /* Every vector: the kernel's hash, through both the padded and raw paths. */
@@ -64,9 +54,8 @@ static void check_fixture_line(const char *line, int lineno)
 	char vkey[300], khex[600], path[1024], want[320];
 	u8 key[KMC_COOKIE_KEY_MAX];
 	unsigned long long size;
-	unsigned int fan;
+	u8 fan;
 	u32 vhash, hash = 0;
-	int n;
 
 	if (sscanf(line, "%299s %599s %llu %1023s", vkey, khex, &size,
 		   path) != 4)
@@ -77,8 +66,7 @@ static void check_fixture_line(const char *line, int lineno)
 	if (strncmp(path, want, strlen(want)))
 		fail_msg("fixture line %d: path %s not under %s", lineno,
 			 path, want);
-	n = sscanf(path + strlen(want), "%2x/", &fan);
-	if (n != 1)
+	if (hex2bin(&fan, path + strlen(want), 1))
 		fail_msg("fixture line %d: no fan-out in %s", lineno, path);
 	assert_int_equal(kmc_volume_key_check_cachefiles(vkey, strlen(vkey)),
 			 0);

@@ -15,4 +15,9 @@
 #define __always_inline inline __attribute__((__always_inline__))
 #endif
 
+/* compiler_attributes.h's: a result that must not be ignored. */
+#ifndef __must_check
+#define __must_check __attribute__((__warn_unused_result__))
+#endif
+
 #endif

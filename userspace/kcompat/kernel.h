@@ -50,8 +50,8 @@ static inline int hex_to_bin(unsigned char ch)
  * duplicated: hex2bin() of lib/hexdump.c (6.1): @count bytes from 2 * @count
  * hex digits of @src into @dst; 0, or -EINVAL at the first non-digit.
  */
-static inline int hex2bin(unsigned char *dst, const char *src,
-			  unsigned long count)
+static inline int __must_check hex2bin(unsigned char *dst,
+				       const char *src, unsigned long count)
 {
 	while (count--) {
 		int hi, lo;
