@@ -74,7 +74,7 @@ static inline u64 div_u64(u64 dividend, u32 divisor)
 #define ilog2(n) (63 - __builtin_clzll((unsigned long long)(n)))
 
 /* Bit operations on one unsigned long, as the cache's flags use them. */
-#include "../../shim/bitops_1t.h"
+#include "../../kernel-shim/linux/bitops.h"
 
 typedef struct { long counter; } atomic_long_t;
 #define atomic_long_read(v) ((v)->counter)
