@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: CephFS mount source parsing (kmc_ceph.h) against ceph.vec, the
- * vectors the userspace cmocka suite (tests/unit/test_ceph.c) reads, with
- * the printed fields of `kmirror ceph parse` (tests/ceph/ceph_unparse.h)
- * rebuilt here over test-managed buffers.
+ * CephFS mount source parsing (kmc_ceph.h), against ceph.vec: a KUnit
+ * suite in the kernel, and run by cmocka in userspace (tests/kernel-shim).
+ * The printed fields of `kmirror ceph parse` (tests/ceph/ceph_unparse.h)
+ * are rebuilt here over test-managed buffers.
  */
 #include <kunit/test.h>
 #include <linux/ceph/messenger.h>
 #include <linux/ceph/ceph_fs.h>
+#include <linux/kernel.h>
 #include <linux/sizes.h>
+#include <linux/string.h>
 
 #include "kmc_ceph.h"
 #include "kmc_kunit.h"
@@ -502,6 +504,83 @@ static void test_mon_trailing_count(struct kunit *test)
 	free_bufs(test, &b);
 }
 
+/* Split @src from an exact-size copy; the spans point into *@buf. */
+static int split(struct kunit *test, const char *src,
+		 struct kmc_ceph_source *out, struct kmc_ceph_diag *d,
+		 char **buf)
+{
+	size_t n = strlen(src);
+
+	*buf = kmk_exact(test, src, n);
+	memset(d, 0, sizeof(*d));
+	return kmc_ceph_split_source(*buf, n, out, d);
+}
+
+/* @sp is set and holds exactly @want. */
+static void expect_span(struct kunit *test, struct kmc_ceph_span sp,
+			const char *want)
+{
+	KUNIT_ASSERT_NOT_NULL_MSG(test, sp.ptr, "want '%s'", want);
+	KUNIT_ASSERT_EQ_MSG(test, sp.len, strlen(want), "want '%s'", want);
+	KUNIT_EXPECT_EQ_MSG(test, memcmp(sp.ptr, want, sp.len), 0,
+			    "want '%s'", want);
+}
+
+/*
+ * kmc_ceph_split_source(), what fs/ceph calls: the pieces of either
+ * syntax, the old one's monitors left unparsed, and the refusals with the
+ * kernel's first message.
+ */
+static void test_split_source(struct kunit *test)
+{
+	static const char uuid[] = "07fe3187-00d9-42a3-814b-72a4d5e7d5be";
+	struct kmc_ceph_source src;
+	struct kmc_ceph_diag d;
+	char text[128], *buf;
+
+	snprintf(text, sizeof(text), "admin@%s.cephfs=/a//b/", uuid);
+	KUNIT_ASSERT_EQ(test, split(test, text, &src, &d, &buf), 0);
+	KUNIT_EXPECT_EQ(test, src.syntax, KMC_CEPH_SYNTAX_NEW);
+	expect_span(test, src.name, "admin");
+	expect_span(test, src.fs_name, "cephfs");
+	expect_span(test, src.path, "/a//b/");
+	KUNIT_EXPECT_EQ(test, src.path_len, strlen("/a/b"));
+	KUNIT_EXPECT_NULL(test, src.mons.ptr);
+	KUNIT_EXPECT_EQ(test, src.fsid[0], 0x07);
+	KUNIT_EXPECT_EQ(test, src.fsid[15], 0xbe);
+	kunit_kfree(test, buf);
+
+	/* Old syntax: the monitors are the caller's to parse. */
+	KUNIT_ASSERT_EQ(test, split(test, "not-an-ip,[::1]:3300:", &src, &d,
+				    &buf), 0);
+	KUNIT_EXPECT_EQ(test, src.syntax, KMC_CEPH_SYNTAX_OLD);
+	expect_span(test, src.mons, "not-an-ip,[::1]:3300");
+	KUNIT_EXPECT_NULL(test, src.path.ptr);
+	kunit_kfree(test, buf);
+
+	/* An fsid one digit short: refused, the path still found. */
+	snprintf(text, sizeof(text), "admin@%.35s.fs=/", uuid);
+	KUNIT_EXPECT_EQ(test, split(test, text, &src, &d, &buf), -EINVAL);
+	KUNIT_EXPECT_EQ(test, d.code, KMC_CEPH_E_BAD_FSID);
+	KUNIT_EXPECT_STREQ(test, kmc_ceph_kernel_msg(d.code), "Invalid FSID");
+	expect_span(test, src.path, "/");
+	kunit_kfree(test, buf);
+
+	KUNIT_EXPECT_EQ(test, split(test, "admin=/", &src, &d, &buf), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, kmc_ceph_kernel_msg(d.code),
+			   "missing cluster fsid");
+	kunit_kfree(test, buf);
+	KUNIT_EXPECT_EQ(test, split(test, "1.2.3.4/", &src, &d, &buf),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, kmc_ceph_kernel_msg(d.code),
+			   "separator ':' missing in source");
+	kunit_kfree(test, buf);
+	KUNIT_EXPECT_EQ(test, split(test, "/x", &src, &d, &buf), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, kmc_ceph_kernel_msg(d.code),
+			   "Path missing in source");
+	kunit_kfree(test, buf);
+}
+
 /* libceph does not export ceph_parse_ips(): only a built-in suite calls it. */
 #if IS_BUILTIN(CONFIG_CEPH_LIB) && !defined(MODULE)
 /*
@@ -704,6 +783,38 @@ static void test_strict_first_quirk(struct kunit *test)
 	free_bufs(test, &b);
 }
 
+/*
+ * in4_pton() keeps every digit's class bits in its int, so an octet with
+ * many leading zeros overflows it; the kernel wraps (-fno-strict-overflow)
+ * and still reads the octet.  Under UBSan the port used to trap here.
+ */
+static void test_ipv4_leading_zeros_overflow(struct kunit *test)
+{
+	static const u8 v4[4] = { 1, 2, 3, 4 };
+	static const u8 v6[16] = { [10] = 0xff, 0xff, 1, 2, 3, 4 };
+	struct kmc_ceph_mount *m = new_mount(test);
+	struct bufs b;
+
+	KUNIT_ASSERT_EQ(test, parse_str(test, "00000000000000000001.2.3.4:/",
+					NULL, 0, m, &b), 0);
+	KUNIT_EXPECT_EQ(test, m->num_mon, 1);
+	KUNIT_EXPECT_EQ(test, m->mon[0].family, KMC_CEPH_INET);
+	KUNIT_EXPECT_EQ(test, memcmp(m->mon[0].ip, v4, sizeof(v4)), 0);
+	KUNIT_EXPECT_EQ(test, m->diag.quirks,
+			KMC_CEPH_QUIRK(KMC_CEPH_S_IPV4_LEADING_ZERO));
+	free_bufs(test, &b);
+
+	KUNIT_ASSERT_EQ(test, parse_str(test,
+					"[::ffff:0000000000000001.2.3.4]:/",
+					NULL, 0, m, &b), 0);
+	KUNIT_EXPECT_EQ(test, m->mon[0].family, KMC_CEPH_INET6);
+	KUNIT_EXPECT_EQ(test, memcmp(m->mon[0].ip, v6, sizeof(v6)), 0);
+	KUNIT_EXPECT_EQ(test, m->diag.quirks,
+			KMC_CEPH_QUIRK(KMC_CEPH_S_IPV4_LEADING_ZERO) |
+			KMC_CEPH_QUIRK(KMC_CEPH_S_IPV6_LONG_GROUP));
+	free_bufs(test, &b);
+}
+
 /* Option errors name the key, as the kernel's "... '%s'" messages do. */
 static void test_option_key_errors(struct kunit *test)
 {
@@ -730,6 +841,7 @@ static struct kunit_case kmc_ceph_cases[] = {
 	KUNIT_CASE(test_canon_path),
 	KUNIT_CASE(test_path_buffer),
 	KUNIT_CASE(test_mon_trailing_count),
+	KUNIT_CASE(test_split_source),
 #if IS_BUILTIN(CONFIG_CEPH_LIB) && !defined(MODULE)
 	KUNIT_CASE(ceph_parse_ips_mon_trailing_no_overrun),
 #endif
@@ -739,6 +851,7 @@ static struct kunit_case kmc_ceph_cases[] = {
 	KUNIT_CASE(test_format_addr),
 	KUNIT_CASE(test_code_texts),
 	KUNIT_CASE(test_strict_first_quirk),
+	KUNIT_CASE(test_ipv4_leading_zeros_overflow),
 	KUNIT_CASE(test_option_key_errors),
 	{}
 };

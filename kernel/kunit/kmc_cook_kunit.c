@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: cachefiles key cooking (kmc_key.h) against cook.vec, the vectors
- * the userspace cmocka suite (tests/unit/test_key.c) reads.
+ * Cachefiles key cooking (kmc_key.h), against cook.vec: a KUnit suite in
+ * the kernel, and run by cmocka in userspace (tests/kernel-shim).
  */
 #include <kunit/test.h>
 
@@ -47,6 +47,10 @@ static void test_cook_vectors(struct kunit *test)
 				    "cook.vec line %d", v->line);
 		KUNIT_EXPECT_STREQ_MSG(test, name, v->name,
 				       "cook.vec line %d", v->line);
+		/* what a caller allocates for it, told beforehand */
+		KUNIT_EXPECT_EQ_MSG(test, kmc_cooked_len(v->key, v->key_len),
+				    (int)strlen(v->name), "cook.vec line %d",
+				    v->line);
 	}
 	KUNIT_EXPECT_GT(test, kmv_cook_n, 50);
 }
@@ -95,6 +99,8 @@ static void test_cook_refuses_long_key(struct kunit *test)
 	char name[KMC_COOKED_MAX + 1];
 
 	KUNIT_EXPECT_EQ(test, cook(test, key, KMC_KEY_MAX + 1, name),
+			-ENAMETOOLONG);
+	KUNIT_EXPECT_EQ(test, kmc_cooked_len(key, KMC_KEY_MAX + 1),
 			-ENAMETOOLONG);
 	KUNIT_EXPECT_GT(test, cook(test, key, KMC_KEY_MAX, name), 0);
 }

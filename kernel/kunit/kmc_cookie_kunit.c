@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: fscache cookie keys, aux data and duplicates (kmc_cookie.h)
- * against cookie.vec, the vectors the userspace cmocka suite
- * (tests/unit/test_cookie.c) reads.
+ * fscache cookie keys, aux data and duplicates (kmc_cookie.h), against
+ * cookie.vec: a KUnit suite in the kernel, and run by cmocka in userspace
+ * (tests/kernel-shim).  tests/unit/test_cookie.c keeps the one check that
+ * reads a file, the kernel-written cache's fan-out directories.
  */
 #include <kunit/test.h>
+#include <linux/errno.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 
 #include "kmc_cookie.h"
+#include "kmc_kunit.h"
 #include "kmv_tables.h"
 
 static const struct kmv_cookie *kmv_cookie;
@@ -19,23 +24,28 @@ static int kmc_cookie_test_init(struct kunit *test)
 	return kmv_cookie ? 0 : -EINVAL;
 }
 
-/* Every vector: the kernel's hash, through both the padded and raw paths. */
+/*
+ * Every vector: the kernel's hash, through both the padded and raw paths,
+ * the raw one reading the key from a buffer of exactly its length.
+ */
 static void test_cookie_vectors(struct kunit *test)
 {
 	u8 buf[KMC_COOKIE_BUF_MAX];
 	u32 vhash, hash;
 	unsigned int i;
+	u8 *key;
 	int n;
 
 	for (i = 0; i < kmv_cookie_n; i++) {
 		const struct kmv_cookie *v = &kmv_cookie[i];
 
 		hash = 0;
+		key = kmk_exact(test, v->key, v->key_len);
 		KUNIT_ASSERT_EQ_MSG(test, kmc_volume_hash(v->vkey,
 							  strlen(v->vkey),
 							  &vhash), 0,
 				    "cookie.vec line %d: volume", v->line);
-		KUNIT_EXPECT_EQ_MSG(test, kmc_cookie_hash(vhash, v->key,
+		KUNIT_EXPECT_EQ_MSG(test, kmc_cookie_hash(vhash, key,
 							  v->key_len, &hash),
 				    0, "cookie.vec line %d", v->line);
 		KUNIT_EXPECT_EQ_MSG(test, hash, v->hash,
@@ -53,6 +63,7 @@ static void test_cookie_vectors(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, kmc_cookie_fanout(hash),
 				    v->hash & 0xff,
 				    "cookie.vec line %d: fan-out", v->line);
+		kunit_kfree(test, key);
 	}
 	KUNIT_EXPECT_GE(test, kmv_cookie_n, 50);
 }
@@ -141,14 +152,14 @@ static void test_cookie_key_build_errors(struct kunit *test)
 }
 
 /*
- * kmc_cookie_hash() reads exactly klen bytes (from exact-size heap
- * buffers) and equals the padded hash.
+ * kmc_cookie_hash() reads exactly klen bytes (exact-size heap buffers let
+ * KASAN, valgrind and ASan see any over-read) and equals the padded hash.
  */
 static void test_cookie_hash_exact_read(struct kunit *test)
 {
 	u8 buf[KMC_COOKIE_BUF_MAX];
 	size_t klen, j;
-	u32 h, want;
+	u32 h = 0, want;
 	u8 *key;
 
 	for (klen = 1; klen <= 255; klen++) {

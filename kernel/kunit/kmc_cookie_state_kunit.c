@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: the fscache cookie state machine (kmc_cookie_state.h) against
- * cookie_state.vec, the vectors the userspace cmocka suite
- * (tests/unit/test_cookie_state.c) reads, and the same decision helpers
- * driven through a small cookie model.
+ * The fscache cookie state machine (kmc_cookie_state.h), against
+ * cookie_state.vec, and the same decision helpers driven through a small
+ * cookie model: a KUnit suite in the kernel, and run by cmocka in
+ * userspace (tests/kernel-shim).
  */
 #include <kunit/test.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
 
 #include "kmc_cookie_state.h"
 #include "kmv_tables.h"
@@ -16,7 +19,8 @@ static unsigned int kmv_cookie_state_n;
 /* Each case starts with the rows of cookie_state.vec. */
 static int kmc_cookie_state_test_init(struct kunit *test)
 {
-	kmv_cookie_state = kmv_load(test, &kmv_cookie_state_table, &kmv_cookie_state_n);
+	kmv_cookie_state = kmv_load(test, &kmv_cookie_state_table,
+				    &kmv_cookie_state_n);
 	return kmv_cookie_state ? 0 : -EINVAL;
 }
 
@@ -360,6 +364,26 @@ static void test_sm_quiescent(struct kunit *test)
 	/* a stale DO_WITHDRAW is ignored in QUIESCENT */
 	kmc_cookie_sm_step(QS, KMC_CF(DO_WITHDRAW), 0, false, &s);
 	KUNIT_EXPECT_EQ(test, s.event, KMC_CEV_NONE);
+}
+
+/*
+ * A failed lookup leaves QUIESCENT holding the access of an invalidation
+ * that was pending: the state machine ends it (6.1 never does, and the
+ * cookie could then never be relinquished), then relinquishes.
+ */
+static void test_sm_quiescent_ends_inval_access(struct kunit *test)
+{
+	unsigned long f = KMC_CF(DO_INVALIDATE) | KMC_CF(DO_RELINQUISH);
+	struct kmc_cookie_step s;
+
+	kmc_cookie_sm_step(QS, f, 1, false, &s);
+	KUNIT_EXPECT_EQ(test, s.clear, KMC_CF(DO_INVALIDATE));
+	KUNIT_EXPECT_EQ(test, s.event, KMC_CEV_RELINQUISH);
+	KUNIT_EXPECT_EQ(test, s.action, KMC_CA_END_ACCESS | KMC_CA_AGAIN);
+	/* with another access still in flight, it only ends its own */
+	kmc_cookie_sm_step(QS, f, 2, false, &s);
+	KUNIT_EXPECT_EQ(test, s.event, KMC_CEV_NONE);
+	KUNIT_EXPECT_EQ(test, s.action, KMC_CA_END_ACCESS);
 }
 
 /* LOOKING_UP raises the access gate and looks up; INVALIDATING invalidates */
@@ -1080,6 +1104,32 @@ static void test_scenario_no_volume(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m.state, DS);
 }
 
+/*
+ * An invalidation during a lookup that then fails: the access that pinned
+ * the invalidation ends, and the cookie can still be relinquished
+ * (tests/cookie/diff_cookie.c shows stock 6.1 hanging here).
+ */
+static void test_scenario_failed_lookup_pending_inval(struct kunit *test)
+{
+	struct model m = fresh(test);
+	struct kmc_cookie_step s;
+
+	m.lookup = KMC_LOOKUP_FAILED;
+	use(&m, false);
+	KUNIT_ASSERT_EQ(test, kmc_cookie_invalidate(m.state, m.flags, false,
+						    true, &s), 0);
+	apply(&m, &s);
+	KUNIT_EXPECT_EQ(test, m.n_accesses, 2);
+	run(&m);
+	KUNIT_EXPECT_EQ(test, m.state, QS);
+	KUNIT_EXPECT_EQ(test, m.n_accesses, 0);
+	KUNIT_EXPECT_FALSE(test, m.flags & KMC_CF(DO_INVALIDATE));
+	unuse(&m);
+	relinquish(&m, false);
+	run(&m);
+	KUNIT_EXPECT_EQ(test, m.state, DS);
+}
+
 static struct kunit_case kmc_cookie_state_cases[] = {
 	KUNIT_CASE(test_state_vectors),
 	KUNIT_CASE(test_state_chars),
@@ -1098,6 +1148,7 @@ static struct kunit_case kmc_cookie_state_cases[] = {
 	KUNIT_CASE(test_enabled_and_init),
 	KUNIT_CASE(test_flag_numbers),
 	KUNIT_CASE(test_sm_quiescent),
+	KUNIT_CASE(test_sm_quiescent_ends_inval_access),
 	KUNIT_CASE(test_sm_lookup_inval),
 	KUNIT_CASE(test_sm_active),
 	KUNIT_CASE(test_sm_settle),
@@ -1122,6 +1173,7 @@ static struct kunit_case kmc_cookie_state_cases[] = {
 	KUNIT_CASE(test_scenario_inval_fails),
 	KUNIT_CASE(test_scenario_lookup_fails),
 	KUNIT_CASE(test_scenario_no_volume),
+	KUNIT_CASE(test_scenario_failed_lookup_pending_inval),
 	{}
 };
 

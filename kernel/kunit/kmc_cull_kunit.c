@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: the cachefiles culling policy (kmc_cull.h) against cull.vec, the
- * vectors the userspace cmocka suite (tests/unit/test_cull.c) reads.
+ * The cachefiles culling policy (kmc_cull.h), against cull.vec: a KUnit
+ * suite in the kernel, and run by cmocka in userspace (tests/kernel-shim).
  */
 #include <kunit/test.h>
+#include <linux/kernel.h>
 #include <linux/kstrtox.h>
 #include <linux/prandom.h>
 
@@ -77,7 +78,7 @@ static void get_percents(const struct kmc_cull *c, u64 *p)
 static void run_set(struct kunit *test, const struct kmv_cull *v)
 {
 	const char *eq = strchr(v->input, '=');
-	u64 pct[6], want[6], got[6], value;
+	u64 pct[6], want[6], got[6], value = 0;
 	unsigned int which;
 	struct kmc_cull c;
 	int ret;
@@ -279,7 +280,7 @@ static void test_cull_setters_keep_order(struct kunit *test)
 		KUNIT_ASSERT_EQ_MSG(test, ret,
 				    rule_allows(before, which, v) ? 0 : -EINVAL,
 				    "round %u: %s=%llu", i,
-				    limit_names[which], v);
+				    limit_names[which], (unsigned long long)v);
 		before[which] = ret ? before[which] : v;
 		KUNIT_ASSERT_EQ_MSG(test, memcmp(before, after, sizeof(after)),
 				    0, "round %u", i);

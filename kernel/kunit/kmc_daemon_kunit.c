@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: the cachefiles daemon command parser (kmc_daemon.h) against
- * daemon.vec, the vectors the userspace cmocka suite
- * (tests/unit/test_daemon.c) reads.
+ * The cachefiles daemon command parser (kmc_daemon.h), against daemon.vec:
+ * a KUnit suite in the kernel, and run by cmocka in userspace
+ * (tests/kernel-shim).
  */
 #include <kunit/test.h>
 
@@ -34,8 +34,9 @@ static void state_str(const struct kmc_daemon *d, char *buf, size_t size)
 }
 
 /*
- * One write through kmc_daemon_write(), from an exact-size heap copy; the
- * copy must come back unchanged and the args must point into it.
+ * One write through kmc_daemon_write(), from an exact-size heap copy (so
+ * that KASAN or valgrind catch a read past the length); the copy must come
+ * back unchanged and the args must point into it.
  */
 static ssize_t do_write(struct kunit *test, struct kmc_daemon *d,
 			const char *data, size_t len,

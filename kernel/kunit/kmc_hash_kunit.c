@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: the fscache index hash (kmc_hash.h) against hash.vec, the
- * vectors the userspace cmocka suite reads.
+ * The fscache index hash (kmc_hash.h), against hash.vec: a KUnit suite in
+ * the kernel, and run by cmocka in userspace (tests/kernel-shim).
  */
 #include <kunit/test.h>
 
@@ -30,6 +30,7 @@ static void kmc_hash_vectors(struct kunit *test)
 						   v->data_len),
 				    v->hash, "hash.vec line %d", v->line);
 	}
+	KUNIT_EXPECT_GT(test, kmv_hash_n, 50);
 }
 
 /*
@@ -52,9 +53,28 @@ static void kmc_hash_padded_agrees(struct kunit *test)
 	}
 }
 
+/* A trailing partial word is not hashed: callers pad to 4 first. */
+static void kmc_hash_ignores_partial_word(struct kunit *test)
+{
+	static const u8 key[7] = { 1, 2, 3, 4, 5, 6, 7 };
+
+	KUNIT_EXPECT_EQ(test, kmc_hash(0, key, 7), kmc_hash(0, key, 4));
+	KUNIT_EXPECT_NE(test, kmc_hash(0, key, 4), kmc_hash(0, key, 0));
+}
+
+/* The salt (a volume's hash for cookies) changes every hash. */
+static void kmc_hash_salt_matters(struct kunit *test)
+{
+	static const u8 key[4] = { 'a', 'b', 'c', 'd' };
+
+	KUNIT_EXPECT_NE(test, kmc_hash(0, key, 4), kmc_hash(1, key, 4));
+}
+
 static struct kunit_case kmc_hash_cases[] = {
 	KUNIT_CASE(kmc_hash_vectors),
 	KUNIT_CASE(kmc_hash_padded_agrees),
+	KUNIT_CASE(kmc_hash_ignores_partial_word),
+	KUNIT_CASE(kmc_hash_salt_matters),
 	{}
 };
 

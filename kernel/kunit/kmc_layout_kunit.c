@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: the cachefiles directory and file names (kmc_layout.h) against
- * layout.vec, the vectors the userspace cmocka suite
- * (tests/unit/test_layout.c) reads; its first block is every object of a
- * cache written by Linux 6.1.
+ * The cachefiles directory and file names (kmc_layout.h), against
+ * layout.vec, whose first block is every object of a cache written by
+ * Linux 6.1: a KUnit suite in the kernel, and run by cmocka in userspace
+ * (tests/kernel-shim).
  */
 #include <kunit/test.h>
 
@@ -242,24 +242,42 @@ static void test_parse_object_name(struct kunit *test)
 			-EINVAL);
 }
 
-/* A too-small path buffer is -ENOSPC at every component. */
+/*
+ * The path of "9p,src," and key d3c0ab0000000000 (hash 0xfa), built into a
+ * buffer of exactly @size bytes, so that KASAN or valgrind catch a write
+ * past it; on success the buffer holds the path.
+ */
+static int path_in(struct kunit *test, size_t size)
+{
+	static const u8 key[8] = { 0xd3, 0xc0, 0xab };
+	char *path = kunit_kmalloc(test, size ? size : 1, GFP_KERNEL);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, path);
+	ret = kmc_object_path("9p,src,", 7, 0xfa, key, 8, path, size);
+	if (ret >= 0)
+		KUNIT_EXPECT_STREQ_MSG(test, path, "cache/I9p,src,/@fa/Tabc0d3,",
+				       "size %zu", size);
+	kunit_kfree(test, path);
+	return ret;
+}
+
+/*
+ * A too-small path buffer is -ENOSPC at every component, and nothing is
+ * written past it; the path and its NUL are all a buffer needs.
+ */
 static void test_object_path_nospace(struct kunit *test)
 {
-	const u8 key[8] = { 0xd3, 0xc0, 0xab };
-	char path[KMC_OBJECT_PATH_SIZE];
 	size_t size;
 	int full;
 
-	full = kmc_object_path("9p,src,", 7, 0xfa, key, 8, path, sizeof(path));
+	full = path_in(test, KMC_OBJECT_PATH_SIZE);
 	KUNIT_ASSERT_EQ(test, full,
 			(int)strlen("cache/I9p,src,/@fa/Tabc0d3,"));
-	KUNIT_EXPECT_STREQ(test, path, "cache/I9p,src,/@fa/Tabc0d3,");
 	for (size = 0; size <= (size_t)full; size++)
-		KUNIT_EXPECT_EQ_MSG(test, kmc_object_path("9p,src,", 7, 0xfa,
-							  key, 8, path, size),
-				    -ENOSPC, "size %zu", size);
-	KUNIT_EXPECT_EQ(test, kmc_object_path("9p,src,", 7, 0xfa, key, 8, path,
-					      full + 1), full);
+		KUNIT_EXPECT_EQ_MSG(test, path_in(test, size), -ENOSPC,
+				    "size %zu", size);
+	KUNIT_EXPECT_EQ(test, path_in(test, full + 1), full);
 }
 
 /* The longest names fit KMC_OBJECT_PATH_SIZE. */

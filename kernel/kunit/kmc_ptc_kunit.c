@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: the page-table check's counting rules (kmc_ptc.h) against
- * ptc.vec, the vectors the userspace cmocka suite (tests/unit/test_ptc.c)
- * reads, on a dense array of counters as mm/page_table_check.c keeps them
- * in page_ext.
+ * The page-table check's counting rules (kmc_ptc.h), against ptc.vec on a
+ * dense array of counters as mm/page_table_check.c keeps them in
+ * page_ext: a KUnit suite in the kernel, and run by cmocka in userspace
+ * (tests/kernel-shim).  The library's sparse space and trace format are
+ * specified by tests/unit/test_ptc.c.
  */
 #include <kunit/test.h>
+#include <linux/kstrtox.h>
 #include <linux/limits.h>
+#include <linux/prandom.h>
 #include <linux/vmalloc.h>
 
 #include "kmc_ptc.h"
@@ -199,6 +202,128 @@ static void test_range_done_index(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, done, 5);
 }
 
+/*
+ * A run over counters @stride bytes apart (the kernel's page_ext entries)
+ * gives the verdict, the index and the counters of the same operations
+ * page by page with the _one rules, on random counters near the limits
+ * (0, +-1, 2, INT_MIN, INT_MAX), and writes nothing between them.
+ */
+struct run_ext {
+	unsigned long flags;
+	struct kmc_ptc_count c;
+	unsigned int other;
+};
+
+#define RUN_PAGES	64
+#define RUN_ITERATIONS	200000
+
+static int run_value(u32 r)
+{
+	static const int v[] = { 0, 0, 0, 0, 1, 1, -1, 2, INT_MIN, INT_MAX };
+
+	return v[r % ARRAY_SIZE(v)];
+}
+
+/* Random counters in @ext, mostly clean pages so that runs also pass. */
+static void run_fill(struct rnd_state *rnd, struct run_ext *ext,
+		     struct kmc_ptc_count *one)
+{
+	unsigned int i;
+	bool dirty;
+
+	for (i = 0; i < RUN_PAGES; i++) {
+		dirty = prandom_u32_state(rnd) % 8 == 0;
+		ext[i].flags = ~0UL;
+		ext[i].other = ~0U;
+		atomic_set(&ext[i].c.anon_map_count,
+			   dirty ? run_value(prandom_u32_state(rnd)) : 0);
+		atomic_set(&ext[i].c.file_map_count,
+			   dirty ? run_value(prandom_u32_state(rnd)) : 0);
+		one[i] = ext[i].c;
+	}
+}
+
+/* Operation @op of the _one rules on @n pages: the verdict, *@done. */
+static enum kmc_ptc_verdict run_one(struct kmc_ptc_count *one,
+				    unsigned int op, unsigned long n,
+				    bool anon, bool rw, unsigned long *done)
+{
+	enum kmc_ptc_verdict w = KMC_PTC_OK;
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		if (op == 0)
+			w = kmc_ptc_set_one(&one[i], anon, rw);
+		else if (op == 1)
+			w = kmc_ptc_clear_one(&one[i], anon);
+		else
+			w = kmc_ptc_zero_one(&one[i]);
+		if (w)
+			break;
+	}
+	*done = i;
+	return w;
+}
+
+/* The counters after the run are those of the _one rules, nothing else. */
+static void run_check(struct kunit *test, const struct run_ext *ext,
+		      const struct kmc_ptc_count *one, unsigned int iter)
+{
+	const struct kmc_ptc_count *c;
+	unsigned int i;
+
+	for (i = 0; i < RUN_PAGES; i++) {
+		c = &ext[i].c;
+		KUNIT_ASSERT_EQ_MSG(test, atomic_read(&c->anon_map_count),
+				    atomic_read(&one[i].anon_map_count),
+				    "iteration %u page %u", iter, i);
+		KUNIT_ASSERT_EQ_MSG(test, atomic_read(&c->file_map_count),
+				    atomic_read(&one[i].file_map_count),
+				    "iteration %u page %u", iter, i);
+		KUNIT_ASSERT_TRUE_MSG(test, ext[i].flags == ~0UL &&
+				      ext[i].other == ~0U,
+				      "iteration %u page %u", iter, i);
+	}
+}
+
+static void test_run_matches_one(struct kunit *test)
+{
+	struct run_ext *ext;
+	struct kmc_ptc_count *one;
+	size_t stride = sizeof(*ext);
+	struct rnd_state rnd;
+	enum kmc_ptc_verdict v, w;
+	unsigned long n, done, want;
+	unsigned int iter, op;
+	bool anon, rw;
+
+	ext = kunit_kcalloc(test, RUN_PAGES, sizeof(*ext), GFP_KERNEL);
+	one = kunit_kcalloc(test, RUN_PAGES, sizeof(*one), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ext);
+	KUNIT_ASSERT_NOT_NULL(test, one);
+	prandom_seed_state(&rnd, 1764900001);
+	for (iter = 0; iter < RUN_ITERATIONS; iter++) {
+		op = prandom_u32_state(&rnd) % 3;
+		n = 1 + prandom_u32_state(&rnd) % RUN_PAGES;
+		anon = prandom_u32_state(&rnd) & 1;
+		rw = prandom_u32_state(&rnd) & 1;
+		run_fill(&rnd, ext, one);
+		done = 12345;
+		if (op == 0)
+			v = kmc_ptc_set_run(&ext[0].c, stride, n, anon, rw,
+					    &done);
+		else if (op == 1)
+			v = kmc_ptc_clear_run(&ext[0].c, stride, n, anon,
+					      &done);
+		else
+			v = kmc_ptc_zero_run(&ext[0].c, stride, n, &done);
+		w = run_one(one, op, n, anon, rw, &want);
+		KUNIT_ASSERT_EQ_MSG(test, v, w, "iteration %u", iter);
+		KUNIT_ASSERT_EQ_MSG(test, done, want, "iteration %u", iter);
+		run_check(test, ext, one, iter);
+	}
+}
+
 /* Entry sizes are 1, 512 and 262144 pages. */
 static void test_level_pages(struct kunit *test)
 {
@@ -237,6 +362,7 @@ static struct kunit_case kmc_ptc_cases[] = {
 	KUNIT_CASE(test_file_overflow),
 	KUNIT_CASE(test_anon_wraps_unchecked),
 	KUNIT_CASE(test_range_done_index),
+	KUNIT_CASE(test_run_matches_one),
 	KUNIT_CASE(test_level_pages),
 	KUNIT_CASE(test_rule_names),
 	{}

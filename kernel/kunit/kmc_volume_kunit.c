@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: fscache volume keys and coherency data (kmc_volume.h) against
- * volume.vec, the vectors the userspace cmocka suite
- * (tests/unit/test_volume.c) reads.
+ * Fscache volume keys and coherency data (kmc_volume.h), against
+ * volume.vec: a KUnit suite in the kernel, and run by cmocka in userspace
+ * (tests/kernel-shim).
  */
 #include <kunit/test.h>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: the cachefiles xattr codecs and coherency checks (kmc_xattr.h)
- * against xattr.vec, the vectors the userspace cmocka suite
- * (tests/unit/test_xattr.c) reads.
+ * The cachefiles xattr codecs and coherency checks (kmc_xattr.h), against
+ * xattr.vec: a KUnit suite in the kernel, and run by cmocka in userspace
+ * (tests/kernel-shim).
  */
 #include <kunit/test.h>
 #include <linux/prandom.h>

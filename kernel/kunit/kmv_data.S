@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The .vec tables of the KUnit suites, linked in as they are, each ending
- * in a NUL (kmc_kunit_vec.h).  The Makefile copies them here from
- * vectors/, so that the paths below are relative to the object tree.
+ * in a NUL (kmc_kunit_vec.h), found on the assembler's include path: in
+ * the kernel the directory the Makefile copies them to from vectors/, in
+ * userspace tests/vectors/ itself (tests/kernel-shim).
  */
 #include <linux/linkage.h>
 
@@ -13,15 +14,15 @@ kmv_##t##_vec:				\
 	.byte	0
 
 	.section .rodata, "a"
-	KMV_VEC(ceph, "lib/kmirror/kunit/ceph.vec")
-	KMV_VEC(cook, "lib/kmirror/kunit/cook.vec")
-	KMV_VEC(cookie, "lib/kmirror/kunit/cookie.vec")
-	KMV_VEC(cookie_state, "lib/kmirror/kunit/cookie_state.vec")
-	KMV_VEC(cull, "lib/kmirror/kunit/cull.vec")
-	KMV_VEC(daemon, "lib/kmirror/kunit/daemon.vec")
-	KMV_VEC(hash, "lib/kmirror/kunit/hash.vec")
-	KMV_VEC(layout, "lib/kmirror/kunit/layout.vec")
-	KMV_VEC(ptc, "lib/kmirror/kunit/ptc.vec")
-	KMV_VEC(stats, "lib/kmirror/kunit/stats.vec")
-	KMV_VEC(volume, "lib/kmirror/kunit/volume.vec")
-	KMV_VEC(xattr, "lib/kmirror/kunit/xattr.vec")
+	KMV_VEC(ceph, "ceph.vec")
+	KMV_VEC(cook, "cook.vec")
+	KMV_VEC(cookie, "cookie.vec")
+	KMV_VEC(cookie_state, "cookie_state.vec")
+	KMV_VEC(cull, "cull.vec")
+	KMV_VEC(daemon, "daemon.vec")
+	KMV_VEC(hash, "hash.vec")
+	KMV_VEC(layout, "layout.vec")
+	KMV_VEC(ptc, "ptc.vec")
+	KMV_VEC(stats, "stats.vec")
+	KMV_VEC(volume, "volume.vec")
+	KMV_VEC(xattr, "xattr.vec")

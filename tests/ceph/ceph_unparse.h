@@ -2,8 +2,9 @@
 /*
  * Test helpers over a kmc_ceph_mount: its fields in the printed form of
  * `kmirror ceph parse`, and a canonical source and option string that
- * parse back to the same fields (for results without quirks).  Shared by
- * tests/unit/test_ceph.c and tests/fuzz/fuzz_ceph.c.
+ * parse back to the same fields (for results without quirks), for
+ * tests/fuzz/fuzz_ceph.c (kernel/kunit/kmc_ceph_kunit.c has its own over
+ * test-managed buffers).
  */
 #ifndef CEPH_UNPARSE_H
 #define CEPH_UNPARSE_H
