@@ -132,18 +132,15 @@ int kmc_ceph_parse_fsid(const char *s, size_t len, u8 *fsid)
 	u8 b[KMC_CEPH_FSID_LEN];
 	unsigned int i = 0;
 	size_t p = 0;
-	int hi, lo;
 
 	while (p < len && s[p] && i < sizeof(b)) {
 		if (kmc_ceph_ispunct(s[p])) {
 			p++;
 			continue;
 		}
-		hi = hex_to_bin(s[p]);
-		lo = p + 1 < len ? hex_to_bin(s[p + 1]) : -1;
-		if (hi < 0 || lo < 0)
+		if (p + 1 >= len || hex2bin(&b[i], s + p, 1))
 			break;
-		b[i++] = hi << 4 | lo;
+		i++;
 		p += 2;
 	}
 	if (i != sizeof(b))

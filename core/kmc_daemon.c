@@ -115,18 +115,12 @@ static unsigned int kmc_parse_integer(const char *s, const char *end,
 				      unsigned long long *p)
 {
 	unsigned long long res = 0;
-	unsigned int rv = 0, c, lc, val;
+	unsigned int rv = 0;
+	int val;
 
 	for (; s < end; s++, rv++) {
-		c = (unsigned char)*s;
-		lc = c | 0x20;
-		if (c >= '0' && c <= '9')
-			val = c - '0';
-		else if (lc >= 'a' && lc <= 'f')
-			val = lc - 'a' + 10;
-		else
-			break;
-		if (val >= base)
+		val = hex_to_bin(*s);
+		if (val < 0 || (unsigned int)val >= base)
 			break;
 		if (unlikely(res & (~0ULL << 60)) &&
 		    res > (ULLONG_MAX - val) / base)

@@ -390,15 +390,6 @@ int kmc_cooked_len(const u8 *key, unsigned int keylen)
 }
 EXPORT_SYMBOL(kmc_cooked_len);
 
-static int kmc_hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 static int kmc_b64_value(char c)
 {
 	if (c >= '0' && c <= '9')
@@ -424,8 +415,10 @@ static int kmc_uncook_words(const char *p, const char *end, bool be, u8 *key,
 
 	for (;;) {
 		for (x = 0, digits = 0; p < end && *p != ','; p++, digits++) {
-			v = kmc_hex_value(*p);
-			if (v < 0 || digits == 8 || (digits == 0 && v == 0))
+			/* lower-case only, as "%x" writes them */
+			v = hex_to_bin(*p);
+			if (v < 0 || _tolower(*p) != *p || digits == 8 ||
+			    (digits == 0 && v == 0))
 				return -EINVAL;
 			x = (x << 4) | v;
 		}

@@ -20,24 +20,17 @@ static void kmc_put_hex_fixed(char *p, u32 v, unsigned int n)
 	}
 }
 
-/* Value of a lower-case hex digit, as "%x" writes them, or -1. */
-static int kmc_hex_lower_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-/* Parse exactly @n lower-case hex digits at @p into *@v. */
+/*
+ * Parse exactly @n lower-case hex digits, as "%x" writes them, at @p into
+ * *@v (_tolower() leaves those, and only those, of hex_to_bin()'s as they are).
+ */
 static int kmc_get_hex_fixed(const char *p, unsigned int n, u32 *v)
 {
 	int d;
 
 	for (*v = 0; n--; p++) {
-		d = kmc_hex_lower_value(*p);
-		if (d < 0)
+		d = hex_to_bin(*p);
+		if (d < 0 || _tolower(*p) != *p)
 			return -EINVAL;
 		*v = (*v << 4) | (u32)d;
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The tree's own CephFS source parsing (extracted unchanged into
- * kernel_ceph.inc by extract_ceph.py) over kceph_shim.h, and the driver
+ * kernel_ceph.inc by extract_ceph.py) over tests/kernel-shim/kceph_shim.h, and the driver
  * that runs it the way a legacy mount(2) does: "source" first, then
  * generic_parse_monolithic() over the option string, then the checks at
  * the head of ceph_get_tree(), then, with fsc, ceph_fscache_register_fs().

@@ -10,7 +10,7 @@
 
 #include <setjmp.h>
 #include <stdint.h>
-#include "shim/internal.h"
+#include "fs/fscache/internal.h"
 
 struct ksm_impl {
 	const char *name;

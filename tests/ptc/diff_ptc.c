@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Differential test: the page-table check of the 6.1 tree (its own
- * mm/page_table_check.c, compiled under shim/) against the core behind
+ * mm/page_table_check.c, compiled under tests/kernel-shim/) against the core behind
  * libkmirror's sparse space, on random operation sequences.
  *
  * Per operation the verdicts must be equal: the kernel's BUG_ON() is

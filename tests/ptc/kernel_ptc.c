@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * mm/page_table_check.c of the unpacked 6.1 tree, compiled unmodified
- * under shim/ and #included (the tools/testing/vma way) so that its static
- * counting functions can be called directly, beside the exported hooks.
+ * under tests/kernel-shim/ and #included (the tools/testing/vma way) so
+ * that its static counting functions can be called directly, beside the
+ * exported hooks.
  * The tree is never copied: meson puts it on the quote include path.
  */
 #include "mm/page_table_check.c"

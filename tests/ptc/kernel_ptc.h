@@ -2,7 +2,7 @@
 /*
  * The tree's page-table check as the tests call it (kernel_ptc.c), and the
  * same loops with the core's per-page rules, as the kernel patch shapes
- * them (kernel_core_ptc.c).  Both run under shim/ (kshim.h); PageAnon()
+ * them (kernel_core_ptc.c).  Both run under tests/kernel-shim/ (kshim.h); PageAnon()
  * comes from kshim_set_anon().
  */
 #ifndef KMIRROR_KERNEL_PTC_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Runtime of the shim under which the tree's mm/page_table_check.c runs
- * (shim/linux/mm.h): the window of struct pages and page_exts, init_mm,
+ * (tests/kernel-shim/linux/mm.h): the window of struct pages and page_exts, init_mm,
  * strtobool() and the recording BUG().
  */
 #include <stdio.h>

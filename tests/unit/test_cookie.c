@@ -27,9 +27,8 @@ static void check_fixture_line(const char *line, int lineno)
 	u8 key[KMC_COOKIE_KEY_MAX];
 	unsigned long long size;
 	size_t klen;
-	unsigned int fan;
+	u8 fan;
 	u32 vhash, hash = 0;
-	int n;
 
 	if (sscanf(line, "%299s %599s %llu %1023s", vkey, khex, &size,
 		   path) != 4)
@@ -42,8 +41,7 @@ static void check_fixture_line(const char *line, int lineno)
 	if (strncmp(path, want, strlen(want)))
 		fail_msg("fixture line %d: path %s not under %s", lineno,
 			 path, want);
-	n = sscanf(path + strlen(want), "%2x/", &fan);
-	if (n != 1)
+	if (hex2bin(&fan, path + strlen(want), 1))
 		fail_msg("fixture line %d: no fan-out in %s", lineno, path);
 	assert_int_equal(kmc_volume_key_check_cachefiles(vkey, strlen(vkey)),
 			 0);

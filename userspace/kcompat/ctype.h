@@ -13,16 +13,17 @@
 
 #include <ctype.h>
 
+#include "kernel.h"
+
 static inline bool kmc_ctype_space(unsigned char c)
 {
 	return (c >= 9 && c <= 13) || c == 32 || c == 160;
 }
 
+/* The kernel's _X class: exactly the digits hex_to_bin() takes. */
 static inline bool kmc_ctype_xdigit(unsigned char c)
 {
-	unsigned char lc = c | 0x20;
-
-	return (c >= '0' && c <= '9') || (lc >= 'a' && lc <= 'f');
+	return hex_to_bin(c) >= 0;
 }
 
 #undef isspace

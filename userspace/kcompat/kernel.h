@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* <linux/kernel.h>, <linux/math.h>, <linux/minmax.h>: duplicated. */
+/* <linux/kernel.h>, <linux/math.h>, <linux/build_bug.h>: duplicated. */
 #ifndef KMIRROR_KCOMPAT_KERNEL_H
 #define KMIRROR_KCOMPAT_KERNEL_H
 
@@ -10,15 +10,11 @@
 #define round_down(x, y) ((x) & ~((__typeof__(x))((y) - 1)))
 #define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
 
-#define min(a, b) ((a) < (b) ? (a) : (b))
-#define max(a, b) ((a) > (b) ? (a) : (b))
-#define min_t(type, a, b) min((type)(a), (type)(b))
-#define max_t(type, a, b) max((type)(a), (type)(b))
-
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 #define BUILD_BUG_ON(cond) _Static_assert(!(cond), #cond)
+#define BUILD_BUG_ON_MSG(cond, msg) compiletime_assert(!(cond), msg)
 
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
@@ -50,8 +46,8 @@ static inline int hex_to_bin(unsigned char ch)
  * duplicated: hex2bin() of lib/hexdump.c (6.1): @count bytes from 2 * @count
  * hex digits of @src into @dst; 0, or -EINVAL at the first non-digit.
  */
-static inline int hex2bin(unsigned char *dst, const char *src,
-			  unsigned long count)
+static inline int __must_check hex2bin(unsigned char *dst,
+				       const char *src, unsigned long count)
 {
 	while (count--) {
 		int hi, lo;

@@ -483,12 +483,9 @@ static int ptc_split(const char *line, size_t len, struct ptc_tok *tok,
 
 static int ptc_digit(char c, unsigned int base)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	if (base == 16 && c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+	int d = hex_to_bin(c);
+
+	return d >= 0 && (unsigned int)d < base ? d : -1;
 }
 
 /* A PFN: decimal without leading zeros, or 0x hex; 0, -EINVAL, -ERANGE. */

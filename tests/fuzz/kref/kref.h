@@ -43,12 +43,7 @@ typedef unsigned int gfp_t;
 #define KSTRTOX_OVERFLOW (1U << 31)
 
 /* include/linux/kconfig.h's IS_ENABLED(): 1 iff the option is defined 1. */
-#define __ARG_PLACEHOLDER_1 0,
-#define __take_second_arg(__ignored, val, ...) val
-#define __is_defined(x) ___is_defined(x)
-#define ___is_defined(val) ____is_defined(__ARG_PLACEHOLDER_##val)
-#define ____is_defined(arg1_or_junk) __take_second_arg(arg1_or_junk 1, 0)
-#define IS_ENABLED(option) __is_defined(option)
+#include "../../kernel-shim/linux/kconfig.h"
 
 #define IS_ERR_VALUE(x) \
 	unlikely((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
@@ -74,7 +69,7 @@ static inline u64 div_u64(u64 dividend, u32 divisor)
 #define ilog2(n) (63 - __builtin_clzll((unsigned long long)(n)))
 
 /* Bit operations on one unsigned long, as the cache's flags use them. */
-#include "../../shim/bitops_1t.h"
+#include "../../kernel-shim/linux/bitops.h"
 
 typedef struct { long counter; } atomic_long_t;
 #define atomic_long_read(v) ((v)->counter)

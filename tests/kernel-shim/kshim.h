@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The harness side of the shim under which tests/ptc compiles the tree's
- * mm/page_table_check.c unmodified (see shim/linux/mm.h): a window of
+ * mm/page_table_check.c unmodified (see linux/mm.h): a window of
  * KSHIM pages with a struct page and a page_ext each, and a BUG() that
  * records which BUG_ON fired and unwinds to the caller.
  */

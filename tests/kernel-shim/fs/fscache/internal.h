@@ -102,7 +102,7 @@ static inline int atomic_fetch_add_unless(atomic_t *v, int a, int u)
 	return c;
 }
 
-#include "../../shim/bitops_1t.h"
+#include <linux/bitops.h>
 #define BITS_PER_LONG	64
 #define __set_bit(nr, w)	set_bit(nr, w)
 #define for_each_set_bit(bit, addr, size)				\

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The kernel's bit operations on one unsigned long, for test shims that
- * run the tree's own code in one thread (tests/fuzz/kref, tests/cookie):
- * the atomic ones need no atomicity there.
+ * <linux/bitops.h>: the kernel's bit operations on one unsigned long, for
+ * test shims that run the tree's own code in one thread (tests/fuzz/kref,
+ * tests/cookie): the atomic ones need no atomicity there.
  */
 #ifndef KMIRROR_TEST_BITOPS_1T_H
 #define KMIRROR_TEST_BITOPS_1T_H
