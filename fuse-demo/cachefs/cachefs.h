@@ -18,7 +18,7 @@
  *   notify.c      the kernel hears of changes made behind our back
  *   readthrough.c cached reads, granule fills
  *   writethrough.c write-through, size changes, the map's object
- *   granule.c     the content map in the object's xattrs (crash rules)
+ *   content_map.c the content map in the object's xattrs (crash rules)
  *   sums.c        a CRC32C per granule, in DIR/kmirror-sums (verify=on)
  *   crc32c.c      CRC32C, with SSE4.2 where the CPU has it
  *   index.c       the in-memory index of the cache's objects (index.h)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The on-disk formats of a kmirror-cachefs cache object's content map
- * (granule.c) and checksums (sums_file.c), without the daemon: the one
+ * (content_map.c) and checksums (sums_file.c), without the daemon: the one
  * parser of each, which `kmirror cache check` (userspace/cli) and the fuzz
  * targets compile too.  No FUSE, no libkmirror in here.
  */
@@ -19,7 +19,7 @@
 #define KC_SUMS_DIR		"kmirror-sums"
 #define KC_SUMS_NAME		160	/* a sidecar's name, with the NUL */
 
-/* ---- granule.c: the content map ------------------------------------ */
+/* ---- content_map.c: the content map ------------------------------ */
 
 #define KC_CHUNK_BITS		4096		/* granules per map xattr */
 #define KC_CHUNK_BYTES		(KC_CHUNK_BITS / 8)

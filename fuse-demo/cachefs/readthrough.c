@@ -6,8 +6,8 @@
  * (at most KC_PIECE bytes per source read), served, written into the
  * object (fscache_write()) by the read itself or behind it by
  * fillbehind.c's worker, and only then marked present, one granule at a time
- * (see granule.c for why that order is safe), and only if the source did
- * not change while they were fetched and had settled before
+ * (see content_map.c for why that order is safe), and only if the source
+ * did not change while they were fetched and had settled before
  * (kc_fill_begin(), kc_fill_unchanged()).  A granule being fetched by
  * one thread is waited for by others instead of being fetched twice.
  *
@@ -272,7 +272,7 @@ source:
 	return 0;
 }
 
-/* Unseal the object once per fill (granule.c rule 2). */
+/* Unseal the object once per fill (content_map.c rule 2). */
 static void kc_fill_unseal(struct kc_rd *r)
 {
 	struct kc_icache *ic = r->ic;

@@ -101,7 +101,10 @@ int kc_map_sum_set(struct kc_map *m, uint64_t g, uint32_t crc)
 	return 0;
 }
 
-/* Granule @g changed or went: its sum is no longer checked (granule.c). */
+/*
+ * Granule @g changed or went: its sum is no longer checked
+ * (content_map.c).
+ */
 void kc_map_sum_forget(struct kc_map *m, uint64_t g)
 {
 	if (g < m->nsum)
