@@ -18,9 +18,7 @@
  *   notify.c      the kernel hears of changes made behind our back
  *   readthrough.c cached reads, granule fills
  *   writethrough.c write-through, size changes, the map's object
- *   content_map.c the content map in the object's xattrs (crash rules)
  *   sums.c        a CRC32C per granule, in DIR/kmirror-sums (verify=on)
- *   crc32c.c      CRC32C, with SSE4.2 where the CPU has it
  *   index.c       the in-memory index of the cache's objects (index.h)
  *   index_scan.c  finding the cache's objects in the background
  *   index_file.c  the index across mounts (DIR/kmirror-index)
@@ -33,6 +31,10 @@
  *   meta.c        names, listings and attributes across mounts (meta.h)
  *   meta_file.c   one directory's file in DIR/kmirror-meta
  *   srccall.c     source calls that can be abandoned (source_timeout)
+ * and in ../format (kc_format_dep, shared with `kmirror cache check`):
+ *   content_map.c the content map in the object's xattrs (crash rules)
+ *   sums_file.c   the checksum sidecar's format
+ *   crc32c.c      CRC32C, with SSE4.2 where the CPU has it
  *
  * Lock order (outer first): kc_icache.io (rwlock) -> kc_icache.lock ->
  * index lock -> inode table lock.  No libkmirror call is made with the

@@ -2,8 +2,9 @@
 /*
  * The on-disk formats of a kmirror-cachefs cache object's content map
  * (content_map.c) and checksums (sums_file.c), without the daemon: the one
- * parser of each, which `kmirror cache check` (userspace/cli) and the fuzz
- * targets compile too.  No FUSE, no libkmirror in here.
+ * parser of each, which `kmirror cache check` (userspace/cli) links and the
+ * fuzz targets compile too.  No FUSE, no libkmirror, no daemon header in here
+ * (fuse-demo/format/meson.build: kc_format_dep).
  */
 #ifndef KC_KMAP_H
 #define KC_KMAP_H
