@@ -6,6 +6,7 @@
  *
  * Files, one concept each:
  *   main.c        start-up checks, cache lock, mount, daemon, teardown
+ *   base.c        clocks, error lines, scratch buffers, source attributes
  *   dirs.c        source, cache and mount point: apart, the cache ours
  *   creds.c       source calls with the caller's fsuid, fsgid and groups
  *   options.c     -o options, sizes, help text, the default volume key
@@ -319,9 +320,6 @@ static inline uint64_t kc_granule(const struct kc_fs *fs)
 	return 1ull << fs->cfg.granule_shift;
 }
 
-/* main.c: one error line (control characters escaped); returns -1. */
-int kc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 /* dirs.c */
 int kc_check_dirs(struct kc_fs *fs);
 int kc_open_own(struct kc_fs *fs, const char *name, int flags);
@@ -362,7 +360,6 @@ struct kc_ment;
 int kc_meta_open(struct kc_fs *fs);
 void kc_meta_close(struct kc_fs *fs);
 void kc_meta_flush(struct kc_fs *fs);
-int64_t kc_wall_ns(void);
 bool kc_meta_fresh_attr(struct kc_fs *fs, int64_t learnt);
 int kc_meta_lookup(struct kc_fs *fs, struct kc_inode *dir, const char *name,
 		   struct stat *st, int64_t *learnt);
@@ -434,7 +431,6 @@ void kc_inode_rename(struct kc_fs *fs, struct kc_inode *in,
 void kc_inode_unname(struct kc_fs *fs, struct kc_inode *in,
 		     struct kc_inode *dir, const char *name);
 int kc_inode_check_name(struct kc_fs *fs, struct kc_inode *in);
-void kc_procname(char *buf, size_t size, int fd);
 /*
  * A handler out of descriptors, waiting for the kernel to forget names and
  * so close theirs.  @locked: the directory the kernel holds locked over the
@@ -473,9 +469,6 @@ size_t kc_cookie_key(const struct kc_fs *fs, dev_t dev, ino_t ino,
 		     uint8_t key[16]);
 struct kc_icache *kc_icache_get(struct kc_fs *fs, struct kc_inode *in);
 void kc_icache_free(struct kc_icache *ic);
-void kc_attr_from_stat(struct kc_attr *a, const struct stat *st);
-bool kc_attr_eq(const struct kc_attr *a, const struct kc_attr *b);
-bool kc_attr_settled(const struct kc_attr *a);
 void kc_aux_encode(const struct kc_attr *a, uint8_t aux[KC_AUX_LEN]);
 int kc_cache_open(struct kc_fs *fs, struct kc_inode *in, int fd,
 		  bool will_modify, bool *used);
@@ -518,10 +511,6 @@ void kc_notify_forget(struct kc_fs *fs, struct kc_inode *dir,
 		      const char *name);
 
 /* readthrough.c */
-int kc_scratch_init(void);
-void kc_scratch_fini(void);
-char *kc_scratch(unsigned int which, size_t len);
-void kc_sleep_us(unsigned long us);
 ssize_t kc_source_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 			off_t off);
 ssize_t kc_cache_read(struct kc_fs *fs, struct kc_inode *in, int fd,
@@ -675,7 +664,23 @@ void kc_op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 void kc_op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size);
 void kc_op_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name);
 
+/* ---- base.c: the leaves, calling nothing of ours -------------------- */
+
 /* Monotonic clock, ns. */
 uint64_t kc_now_ns(void);
+/* Wall clock, ns. */
+int64_t kc_wall_ns(void);
+/* Sleep @us microseconds (0: not at all), signals or not. */
+void kc_sleep_us(unsigned long us);
+/* One error line (control characters escaped); returns -1. */
+int kc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void kc_procname(char *buf, size_t size, int fd);
+/* Two per-thread buffers: the reply, and a fill's source data. */
+int kc_scratch_init(void);
+void kc_scratch_fini(void);
+char *kc_scratch(unsigned int which, size_t len);
+void kc_attr_from_stat(struct kc_attr *a, const struct stat *st);
+bool kc_attr_eq(const struct kc_attr *a, const struct kc_attr *b);
+bool kc_attr_settled(const struct kc_attr *a);
 
 #endif /* KC_CACHEFS_H */

@@ -74,31 +74,6 @@ const struct fuse_lowlevel_ops kc_ops = {
 	.removexattr	= kc_op_removexattr,
 };
 
-/*
- * One "kmirror-cachefs: error: ..." line on stderr; returns -1.  Paths and
- * option values in it come from the user: control characters are shown
- * as \xNN, never sent to the terminal.
- */
-int kc_fail(const char *fmt, ...)
-{
-	char msg[2048];
-	const char *p;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fputs(KC_NAME ": error: ", stderr);
-	for (p = msg; *p; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			fprintf(stderr, "\\x%02x", (unsigned char)*p);
-		else
-			fputc(*p, stderr);
-	}
-	fputc('\n', stderr);
-	return -1;
-}
-
 /* Step 2: the parent never returns; the child gets the pipe to report. */
 static int kc_daemon_fork(int *notify)
 {
