@@ -21,6 +21,7 @@
  *   writethrough.c write-through, size changes, the map's object
  *   sums.c        a CRC32C per granule, in DIR/kmirror-sums (verify=on)
  *   index.c       the in-memory index of the cache's objects (index.h)
+ *   index_life.c  the index's life: built at mount, saved at unmount
  *   index_scan.c  finding the cache's objects in the background
  *   index_file.c  the index across mounts (DIR/kmirror-index)
  *   cull.c        culling, the housekeeper thread
@@ -546,11 +547,12 @@ int kc_apply_change(struct kc_fs *fs, struct kc_icache *ic,
 int kc_bind_map(struct kc_fs *fs, struct kc_icache *ic);
 void kc_flush_map(struct kc_fs *fs, struct kc_icache *ic);
 
-/* index.c */
+/* index_life.c */
 int kc_index_build(struct kc_fs *fs);
 void kc_index_release(struct kc_fs *fs);
 void kc_index_close(struct kc_fs *fs);
 void kc_index_destroy(struct kc_fs *fs);
+/* index.c */
 const char *kc_index_state(struct kc_fs *fs);
 struct kc_obj *kc_index_hold(struct kc_fs *fs, const void *key,
 			     size_t key_len, struct kc_inode *in, bool *old);
