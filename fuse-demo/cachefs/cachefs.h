@@ -298,6 +298,7 @@ struct kc_fs {
 	struct fscache_volume	*volume;
 	struct kc_itable	itable;
 	struct kc_index		*index;
+	const struct kc_cull_ops *cull_ops;	/* set before the index */
 	struct kc_stats		stats;
 	struct fuse_session	*se;
 	struct kc_notifier	*notifier;
@@ -562,7 +563,22 @@ void kc_index_add_bytes(struct kc_fs *fs, struct kc_obj *obj, int64_t d);
 void kc_index_set_bytes(struct kc_fs *fs, struct kc_obj *obj, uint64_t b);
 void kc_index_counts(struct kc_fs *fs, uint64_t *objects, uint64_t *bytes);
 
-/* cull.c */
+/*
+ * cull.c, and what it calls above itself: the culler sits below the
+ * caching of files (readthrough.c asks it for room), yet culling an object
+ * a file holds, or waiting for its last use, is the cache's business
+ * (cache.c, inode.c), and the housekeeper's other chores are everybody's.
+ * As fscache's cache ops do, these pointers let the lower layer call the
+ * upper one without naming it (main.c fills them in).
+ */
+struct kc_cull_ops {
+	void	(*pin)(struct kc_inode *in);	/* hold @in while culling */
+	void	(*unpin)(struct kc_inode *in);
+	bool	(*cull)(struct kc_fs *fs, struct kc_inode *in); /* gone? */
+	time_t	(*last_used)(struct kc_inode *in);
+	void	(*chores)(struct kc_fs *fs);	/* after each cull pass */
+};
+
 int kc_cull_check_limits(const unsigned int limit[KC_NLIM], char *why,
 			 size_t size);
 int kc_housekeeper_start(struct kc_fs *fs);

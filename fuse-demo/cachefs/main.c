@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "cachefs.h"
+#include "index.h"
 #include "meta.h"
 
 #define KC_PROBE_XATTR	"user.kmirror.probe"
@@ -310,6 +311,24 @@ static int kc_open_cache(struct kc_fs *fs)
 	return 0;
 }
 
+/* The housekeeper's rounds after culling (cull.c cannot name them). */
+static void kc_chores(struct kc_fs *fs)
+{
+	kc_itable_evict(fs);
+	kc_offline_tick(fs);
+	kc_meta_flush(fs);
+	kc_stats_write_if_changed(fs);
+	kc_index_checkpoint(fs);
+}
+
+static const struct kc_cull_ops kc_cull_ops = {
+	.pin		= kc_inode_pin,
+	.unpin		= kc_inode_unpin,
+	.cull		= kc_cache_cull,
+	.last_used	= kc_cache_last_used,
+	.chores		= kc_chores,
+};
+
 static int kc_open_volume(struct kc_fs *fs)
 {
 	struct stat st;
@@ -325,6 +344,7 @@ static int kc_open_volume(struct kc_fs *fs)
 	if (!fs->volume)
 		return kc_fail("cannot use volume '%s' in the cache: %s",
 			       fs->volume_key, strerror(errno));
+	fs->cull_ops = &kc_cull_ops;
 	ret = kc_index_build(fs);
 	if (ret)
 		return kc_fail("cannot index cache '%s': %s",
