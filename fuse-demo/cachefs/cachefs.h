@@ -29,7 +29,8 @@
  *   pins.c        pinned objects, never culled (DIR/kmirror-pins)
  *   control.c     DIR/kmirror.sock: pin, evict, per-file counters
  *   objfd.c       the backing file of an fscache operation
- *   offline.c     the source's health: offline mode, probing, return
+ *   offline.c     the source's health: offline mode
+ *   online.c      the source's return: probing, cached files rechecked
  *   meta.c        names, listings and attributes across mounts (meta.h)
  *   meta_file.c   one directory's file in DIR/kmirror-meta
  *   srccall.c     source calls that can be abandoned (source_timeout)
@@ -355,6 +356,7 @@ bool kc_offline(struct kc_fs *fs);
 void kc_source_error(struct kc_fs *fs, int err);
 void kc_source_stalled(struct kc_fs *fs);
 bool kc_offline_refuse(fuse_req_t req, int err);
+/* online.c */
 void kc_offline_tick(struct kc_fs *fs);
 
 /* meta.c (and meta.h) */

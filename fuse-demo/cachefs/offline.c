@@ -19,7 +19,7 @@
  * for a recheck before the source is online again, so that no cached
  * byte is served again before its file's attributes were compared with
  * the cache's coherency data; the files used while offline are rechecked
- * at once (a changed one is invalidated, and the kernel told).
+ * at once (a changed one is invalidated, and the kernel told): online.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -73,45 +73,4 @@ bool kc_offline_refuse(fuse_req_t req, int err)
 	kc_count(fs, offline_refused, 1);
 	fuse_reply_err(req, err);
 	return true;
-}
-
-/* Mark a cached file for a recheck before its next use. */
-static void kc_mark(struct kc_fs *fs, struct kc_inode *in)
-{
-	struct kc_icache *ic = atomic_load(&in->ic);
-
-	(void)fs;
-	atomic_store(&ic->recheck, true);
-}
-
-/* Recheck a file used while offline now. */
-static void kc_revalidate(struct kc_fs *fs, struct kc_inode *in)
-{
-	struct kc_icache *ic = atomic_load(&in->ic);
-	struct stat st;
-
-	if (!atomic_exchange(&ic->offline_used, false))
-		return;
-	if (kc_inode_fd(fs, in) >= 0 &&
-	    !kc_src_fstatat(fs, in->fd, "", &st,
-			    AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
-		kc_cache_check_stat(fs, in, &st, false);
-}
-
-/*
- * The housekeeper's once-a-second call: offline, probe the source; once
- * it answered, recheck and go online.
- */
-void kc_offline_tick(struct kc_fs *fs)
-{
-	if (!kc_offline(fs) || kc_src_probe(fs))
-		return;
-	/* Marked first: a read that runs once online rechecks. */
-	if (kc_itable_each_cached(fs, kc_mark))
-		return;		/* out of memory: probe again */
-	atomic_store_explicit(&fs->offline, false, memory_order_release);
-	fuse_log(FUSE_LOG_WARNING, KC_NAME ": source %s answers again; "
-		 "online\n", fs->cfg.source);
-	kc_itable_each_cached(fs, kc_revalidate);
-	kc_count(fs, offline_left, 1);
 }
