@@ -540,7 +540,6 @@ struct kc_job *kc_behind_get(struct kc_fs *fs);
 void kc_behind_put(struct kc_fs *fs, struct kc_job *job);
 void kc_behind_queue(struct kc_fs *fs, struct kc_job *job);
 void kc_behind_wait(struct kc_icache *ic);
-unsigned int kc_behind_buffers(struct kc_fs *fs);
 void kc_fill_job(struct kc_fs *fs, struct kc_job *job);
 
 /* writethrough.c */

@@ -148,6 +148,7 @@ int kc_culler_init(struct kc_fs *fs)
 	if (!k)
 		return -ENOMEM;
 	fs->index->culler = k;
+	fs->index->kick = kc_cull_kick;
 	pthread_mutex_init(&k->hk_lock, NULL);
 	pthread_mutex_init(&k->vol_lock, NULL);
 	pthread_condattr_init(&attr);

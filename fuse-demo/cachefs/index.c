@@ -410,7 +410,7 @@ void kc_index_add_bytes(struct kc_fs *fs, struct kc_obj *o, int64_t d)
 	/* Look at the limits again every KC_KICK_BYTES of new data. */
 	if (d > 0 && atomic_fetch_add(&x->since_kick, d) + d > KC_KICK_BYTES) {
 		atomic_store(&x->since_kick, 0);
-		kc_cull_kick(fs);
+		x->kick(fs);	/* cull.c sets it: it calls the index */
 	}
 }
 

@@ -85,6 +85,7 @@ struct kc_index {
 	atomic_bool		complete;	/* no scan pending */
 	struct kc_scanner	*scanner;	/* index_scan.c */
 	struct kc_culler	*culler;	/* cull.c */
+	void			(*kick)(struct kc_fs *fs); /* cull.c's */
 	struct kc_pins		*pins;		/* pins.c */
 };
 
