@@ -39,6 +39,31 @@
  *   sums_file.c   the checksum sidecar's format
  *   crc32c.c      CRC32C, with SSE4.2 where the CPU has it
  *
+ * Layers, calls going down only (tests/tools/call-cycles.py shows where
+ * they do not):
+ *   main.c control.c options.c online.c   start, stop, the socket, rounds
+ *   ops_*.c                               the FUSE operations
+ *   inode.c (notify.c meta.c)             inodes, names, what the kernel
+ *                                         is told, the metadata store
+ *   cache.c readthrough.c writethrough.c fillbehind.c
+ *                                         caching a file's data
+ *   index_life.c index_scan.c index_file.c  the index at mount, unmount
+ *   cull.c                                room: culling, the housekeeper
+ *   sums.c stats.c pins.c                 checksums, counters, pins
+ *   index.c                               the object table
+ *   offline.c srccall.c creds.c dirs.c    the source, the directories
+ *   base.c objfd.c, ../format             leaves; the on-disk formats
+ * Where a lower layer must reach an upper one, it calls through pointers
+ * the upper one set, as fscache's cache ops do: struct kc_cull_ops (the
+ * culler culls held files and runs the housekeeper's chores through it)
+ * and kc_index.kick (new data wakes the culler).  Still against the grain:
+ * notify.c, meta.c, fillbehind.c and readthrough.c pin inodes and read
+ * their attributes (inode.c), cache.c asks inode.c for an fd and
+ * readthrough.c cache.c whether a check is due, fillbehind.c's worker
+ * runs readthrough.c's fills; index.c asks pins.c whether a new entry is
+ * pinned; srccall.c reports failures to offline.c, which probes through
+ * srccall.c.
+ *
  * Lock order (outer first): kc_icache.io (rwlock) -> kc_icache.lock ->
  * index lock -> inode table lock.  No libkmirror call is made with the
  * index or table lock held, except fscache_acquire_cookie() and
