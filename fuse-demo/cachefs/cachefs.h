@@ -51,7 +51,7 @@
  *   cull.c                                room: culling, the housekeeper
  *   sums.c stats.c pins.c                 checksums, counters, pins
  *   index.c                               the object table
- *   offline.c srccall.c creds.c dirs.c    the source, the directories
+ *   srccall.c offline.c creds.c dirs.c    the source, the directories
  *   base.c objfd.c, ../format             leaves; the on-disk formats
  * Where a lower layer must reach an upper one, it calls through pointers
  * the upper one set, as fscache's cache ops do: struct kc_cull_ops (the
@@ -61,8 +61,7 @@
  * their attributes (inode.c), cache.c asks inode.c for an fd and
  * readthrough.c cache.c whether a check is due, fillbehind.c's worker
  * runs readthrough.c's fills; index.c asks pins.c whether a new entry is
- * pinned; srccall.c reports failures to offline.c, which probes through
- * srccall.c.
+ * pinned.
  *
  * Lock order (outer first): kc_icache.io (rwlock) -> kc_icache.lock ->
  * index lock -> inode table lock.  No libkmirror call is made with the
@@ -378,8 +377,7 @@ void kc_creds_unbecome(void);
 
 /* offline.c */
 bool kc_offline(struct kc_fs *fs);
-void kc_source_error(struct kc_fs *fs, int err);
-void kc_source_stalled(struct kc_fs *fs);
+void kc_go_offline(struct kc_fs *fs, const char *why);
 bool kc_offline_refuse(fuse_req_t req, int err);
 /* online.c */
 void kc_offline_tick(struct kc_fs *fs);
@@ -428,6 +426,8 @@ ssize_t kc_src_xattr(struct kc_fs *fs, const char *path, const char *name,
 		     char *buf, size_t len);
 int kc_src_probe(struct kc_fs *fs);
 bool kc_src_root_answers(struct kc_fs *fs);
+void kc_source_error(struct kc_fs *fs, int err);
+void kc_source_stalled(struct kc_fs *fs);
 
 /* options.c */
 int kc_parse_args(struct fuse_args *args, struct kc_config *cfg,

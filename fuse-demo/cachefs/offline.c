@@ -32,32 +32,14 @@ bool kc_offline(struct kc_fs *fs)
 	return atomic_load_explicit(&fs->offline, memory_order_acquire);
 }
 
-static void kc_go_offline(struct kc_fs *fs, const char *why)
+/* Take the mount offline, saying @why (once: offline stays offline). */
+void kc_go_offline(struct kc_fs *fs, const char *why)
 {
 	if (atomic_exchange(&fs->offline, true))
 		return;
 	kc_count(fs, offline_entered, 1);
 	fuse_log(FUSE_LOG_WARNING, KC_NAME ": source %s: %s; offline, "
 		 "serving cached files read-only\n", fs->cfg.source, why);
-}
-
-/*
- * A source call failed with @err.  ENOTCONN is the source's; ESTALE and
- * EIO may be one file's (deleted by another NFS client, a bad block):
- * they take the mount offline only if the source's root fails too.
- */
-void kc_source_error(struct kc_fs *fs, int err)
-{
-	if (err == ENOTCONN ||
-	    ((err == ESTALE || err == EIO) && !kc_offline(fs) &&
-	     !kc_src_root_answers(fs)))
-		kc_go_offline(fs, strerror(err));
-}
-
-/* A source call did not answer within source_timeout. */
-void kc_source_stalled(struct kc_fs *fs)
-{
-	kc_go_offline(fs, "no answer within source_timeout");
 }
 
 /*
