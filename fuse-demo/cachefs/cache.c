@@ -32,64 +32,6 @@
 
 #include "cachefs.h"
 
-uint64_t kc_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-void kc_attr_from_stat(struct kc_attr *a, const struct stat *st)
-{
-	memset(a, 0, sizeof(*a));
-	a->mtime_sec = st->st_mtim.tv_sec;
-	a->mtime_nsec = st->st_mtim.tv_nsec;
-	a->ctime_sec = st->st_ctim.tv_sec;
-	a->ctime_nsec = st->st_ctim.tv_nsec;
-	a->size = st->st_size;
-	a->ino = st->st_ino;
-}
-
-bool kc_attr_eq(const struct kc_attr *a, const struct kc_attr *b)
-{
-	return a->mtime_sec == b->mtime_sec && a->mtime_nsec == b->mtime_nsec &&
-	       a->ctime_sec == b->ctime_sec && a->ctime_nsec == b->ctime_nsec &&
-	       a->size == b->size && a->ino == b->ino;
-}
-
-/* A timestamp in ns, kept within int64_t whatever a source reports. */
-static int64_t kc_ts_ns(int64_t sec, uint32_t nsec)
-{
-	if (sec > INT64_MAX / 1000000000 - 1)
-		return INT64_MAX / 2;
-	if (sec < INT64_MIN / 1000000000 + 1)
-		return INT64_MIN / 2;
-	return sec * 1000000000 + nsec;
-}
-
-/*
- * Has the source file @a been left alone long enough that a change from
- * now on must show in its timestamps?  A write stamps mtime and ctime
- * before its bytes land, in ticks of the filesystem's granularity: a file
- * stamped within the last tick can still change, or be mid-write, under
- * the same timestamps.  Timestamps without nanoseconds (sshfs, SMB, FAT,
- * ext4 with 128-byte inodes) are taken as 2 s ticks (FAT's), others as
- * KC_SETTLE_FINE_NS, which also outlasts a long write(2) in progress.
- * Timestamps ahead of our clock (a skewed server) are not settled.
- */
-bool kc_attr_settled(const struct kc_attr *a)
-{
-	int64_t m = kc_ts_ns(a->mtime_sec, a->mtime_nsec);
-	int64_t c = kc_ts_ns(a->ctime_sec, a->ctime_nsec);
-	bool coarse = !a->mtime_nsec && !a->ctime_nsec;
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	return kc_ts_ns(now.tv_sec, now.tv_nsec) - (m > c ? m : c) >=
-	       (coarse ? KC_SETTLE_COARSE_NS : KC_SETTLE_FINE_NS);
-}
-
 static void kc_put_le(uint8_t *p, uint64_t v, unsigned int n)
 {
 	unsigned int i;

@@ -6,6 +6,7 @@
  *
  * Files, one concept each:
  *   main.c        start-up checks, cache lock, mount, daemon, teardown
+ *   base.c        clocks, error lines, scratch buffers, source attributes
  *   dirs.c        source, cache and mount point: apart, the cache ours
  *   creds.c       source calls with the caller's fsuid, fsgid and groups
  *   options.c     -o options, sizes, help text, the default volume key
@@ -18,10 +19,9 @@
  *   notify.c      the kernel hears of changes made behind our back
  *   readthrough.c cached reads, granule fills
  *   writethrough.c write-through, size changes, the map's object
- *   granule.c     the content map in the object's xattrs (crash rules)
  *   sums.c        a CRC32C per granule, in DIR/kmirror-sums (verify=on)
- *   crc32c.c      CRC32C, with SSE4.2 where the CPU has it
  *   index.c       the in-memory index of the cache's objects (index.h)
+ *   index_life.c  the index's life: built at mount, saved at unmount
  *   index_scan.c  finding the cache's objects in the background
  *   index_file.c  the index across mounts (DIR/kmirror-index)
  *   cull.c        culling, the housekeeper thread
@@ -29,10 +29,39 @@
  *   pins.c        pinned objects, never culled (DIR/kmirror-pins)
  *   control.c     DIR/kmirror.sock: pin, evict, per-file counters
  *   objfd.c       the backing file of an fscache operation
- *   offline.c     the source's health: offline mode, probing, return
+ *   offline.c     the source's health: offline mode
+ *   online.c      the source's return: probing, cached files rechecked
  *   meta.c        names, listings and attributes across mounts (meta.h)
  *   meta_file.c   one directory's file in DIR/kmirror-meta
  *   srccall.c     source calls that can be abandoned (source_timeout)
+ * and in ../format (kc_format_dep, shared with `kmirror cache check`):
+ *   content_map.c the content map in the object's xattrs (crash rules)
+ *   sums_file.c   the checksum sidecar's format
+ *   crc32c.c      CRC32C, with SSE4.2 where the CPU has it
+ *
+ * Layers, calls going down only (tests/tools/call-cycles.py shows where
+ * they do not):
+ *   main.c control.c options.c online.c   start, stop, the socket, rounds
+ *   ops_*.c                               the FUSE operations
+ *   inode.c (notify.c meta.c)             inodes, names, what the kernel
+ *                                         is told, the metadata store
+ *   cache.c readthrough.c writethrough.c fillbehind.c
+ *                                         caching a file's data
+ *   index_life.c index_scan.c index_file.c  the index at mount, unmount
+ *   cull.c                                room: culling, the housekeeper
+ *   sums.c stats.c pins.c                 checksums, counters, pins
+ *   index.c                               the object table
+ *   srccall.c offline.c creds.c dirs.c    the source, the directories
+ *   base.c objfd.c, ../format             leaves; the on-disk formats
+ * Where a lower layer must reach an upper one, it calls through pointers
+ * the upper one set, as fscache's cache ops do: struct kc_cull_ops (the
+ * culler culls held files and runs the housekeeper's chores through it)
+ * and kc_index.kick (new data wakes the culler).  Still against the grain:
+ * notify.c, meta.c, fillbehind.c and readthrough.c pin inodes and read
+ * their attributes (inode.c), cache.c asks inode.c for an fd and
+ * readthrough.c cache.c whether a check is due, fillbehind.c's worker
+ * runs readthrough.c's fills; index.c asks pins.c whether a new entry is
+ * pinned.
  *
  * Lock order (outer first): kc_icache.io (rwlock) -> kc_icache.lock ->
  * index lock -> inode table lock.  No libkmirror call is made with the
@@ -294,6 +323,7 @@ struct kc_fs {
 	struct fscache_volume	*volume;
 	struct kc_itable	itable;
 	struct kc_index		*index;
+	const struct kc_cull_ops *cull_ops;	/* set before the index */
 	struct kc_stats		stats;
 	struct fuse_session	*se;
 	struct kc_notifier	*notifier;
@@ -316,9 +346,6 @@ static inline uint64_t kc_granule(const struct kc_fs *fs)
 {
 	return 1ull << fs->cfg.granule_shift;
 }
-
-/* main.c: one error line (control characters escaped); returns -1. */
-int kc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* dirs.c */
 int kc_check_dirs(struct kc_fs *fs);
@@ -350,9 +377,9 @@ void kc_creds_unbecome(void);
 
 /* offline.c */
 bool kc_offline(struct kc_fs *fs);
-void kc_source_error(struct kc_fs *fs, int err);
-void kc_source_stalled(struct kc_fs *fs);
+void kc_go_offline(struct kc_fs *fs, const char *why);
 bool kc_offline_refuse(fuse_req_t req, int err);
+/* online.c */
 void kc_offline_tick(struct kc_fs *fs);
 
 /* meta.c (and meta.h) */
@@ -360,7 +387,6 @@ struct kc_ment;
 int kc_meta_open(struct kc_fs *fs);
 void kc_meta_close(struct kc_fs *fs);
 void kc_meta_flush(struct kc_fs *fs);
-int64_t kc_wall_ns(void);
 bool kc_meta_fresh_attr(struct kc_fs *fs, int64_t learnt);
 int kc_meta_lookup(struct kc_fs *fs, struct kc_inode *dir, const char *name,
 		   struct stat *st, int64_t *learnt);
@@ -400,6 +426,8 @@ ssize_t kc_src_xattr(struct kc_fs *fs, const char *path, const char *name,
 		     char *buf, size_t len);
 int kc_src_probe(struct kc_fs *fs);
 bool kc_src_root_answers(struct kc_fs *fs);
+void kc_source_error(struct kc_fs *fs, int err);
+void kc_source_stalled(struct kc_fs *fs);
 
 /* options.c */
 int kc_parse_args(struct fuse_args *args, struct kc_config *cfg,
@@ -432,7 +460,6 @@ void kc_inode_rename(struct kc_fs *fs, struct kc_inode *in,
 void kc_inode_unname(struct kc_fs *fs, struct kc_inode *in,
 		     struct kc_inode *dir, const char *name);
 int kc_inode_check_name(struct kc_fs *fs, struct kc_inode *in);
-void kc_procname(char *buf, size_t size, int fd);
 /*
  * A handler out of descriptors, waiting for the kernel to forget names and
  * so close theirs.  @locked: the directory the kernel holds locked over the
@@ -471,9 +498,6 @@ size_t kc_cookie_key(const struct kc_fs *fs, dev_t dev, ino_t ino,
 		     uint8_t key[16]);
 struct kc_icache *kc_icache_get(struct kc_fs *fs, struct kc_inode *in);
 void kc_icache_free(struct kc_icache *ic);
-void kc_attr_from_stat(struct kc_attr *a, const struct stat *st);
-bool kc_attr_eq(const struct kc_attr *a, const struct kc_attr *b);
-bool kc_attr_settled(const struct kc_attr *a);
 void kc_aux_encode(const struct kc_attr *a, uint8_t aux[KC_AUX_LEN]);
 int kc_cache_open(struct kc_fs *fs, struct kc_inode *in, int fd,
 		  bool will_modify, bool *used);
@@ -516,10 +540,6 @@ void kc_notify_forget(struct kc_fs *fs, struct kc_inode *dir,
 		      const char *name);
 
 /* readthrough.c */
-int kc_scratch_init(void);
-void kc_scratch_fini(void);
-char *kc_scratch(unsigned int which, size_t len);
-void kc_sleep_us(unsigned long us);
 ssize_t kc_source_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 			off_t off);
 ssize_t kc_cache_read(struct kc_fs *fs, struct kc_inode *in, int fd,
@@ -545,7 +565,6 @@ struct kc_job *kc_behind_get(struct kc_fs *fs);
 void kc_behind_put(struct kc_fs *fs, struct kc_job *job);
 void kc_behind_queue(struct kc_fs *fs, struct kc_job *job);
 void kc_behind_wait(struct kc_icache *ic);
-unsigned int kc_behind_buffers(struct kc_fs *fs);
 void kc_fill_job(struct kc_fs *fs, struct kc_job *job);
 
 /* writethrough.c */
@@ -555,11 +574,12 @@ int kc_apply_change(struct kc_fs *fs, struct kc_icache *ic,
 int kc_bind_map(struct kc_fs *fs, struct kc_icache *ic);
 void kc_flush_map(struct kc_fs *fs, struct kc_icache *ic);
 
-/* index.c */
+/* index_life.c */
 int kc_index_build(struct kc_fs *fs);
 void kc_index_release(struct kc_fs *fs);
 void kc_index_close(struct kc_fs *fs);
 void kc_index_destroy(struct kc_fs *fs);
+/* index.c */
 const char *kc_index_state(struct kc_fs *fs);
 struct kc_obj *kc_index_hold(struct kc_fs *fs, const void *key,
 			     size_t key_len, struct kc_inode *in, bool *old);
@@ -569,7 +589,22 @@ void kc_index_add_bytes(struct kc_fs *fs, struct kc_obj *obj, int64_t d);
 void kc_index_set_bytes(struct kc_fs *fs, struct kc_obj *obj, uint64_t b);
 void kc_index_counts(struct kc_fs *fs, uint64_t *objects, uint64_t *bytes);
 
-/* cull.c */
+/*
+ * cull.c, and what it calls above itself: the culler sits below the
+ * caching of files (readthrough.c asks it for room), yet culling an object
+ * a file holds, or waiting for its last use, is the cache's business
+ * (cache.c, inode.c), and the housekeeper's other chores are everybody's.
+ * As fscache's cache ops do, these pointers let the lower layer call the
+ * upper one without naming it (main.c fills them in).
+ */
+struct kc_cull_ops {
+	void	(*pin)(struct kc_inode *in);	/* hold @in while culling */
+	void	(*unpin)(struct kc_inode *in);
+	bool	(*cull)(struct kc_fs *fs, struct kc_inode *in); /* gone? */
+	time_t	(*last_used)(struct kc_inode *in);
+	void	(*chores)(struct kc_fs *fs);	/* after each cull pass */
+};
+
 int kc_cull_check_limits(const unsigned int limit[KC_NLIM], char *why,
 			 size_t size);
 int kc_housekeeper_start(struct kc_fs *fs);
@@ -673,7 +708,23 @@ void kc_op_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 void kc_op_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size);
 void kc_op_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name);
 
+/* ---- base.c: the leaves, calling nothing of ours -------------------- */
+
 /* Monotonic clock, ns. */
 uint64_t kc_now_ns(void);
+/* Wall clock, ns. */
+int64_t kc_wall_ns(void);
+/* Sleep @us microseconds (0: not at all), signals or not. */
+void kc_sleep_us(unsigned long us);
+/* One error line (control characters escaped); returns -1. */
+int kc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void kc_procname(char *buf, size_t size, int fd);
+/* Two per-thread buffers: the reply, and a fill's source data. */
+int kc_scratch_init(void);
+void kc_scratch_fini(void);
+char *kc_scratch(unsigned int which, size_t len);
+void kc_attr_from_stat(struct kc_attr *a, const struct stat *st);
+bool kc_attr_eq(const struct kc_attr *a, const struct kc_attr *b);
+bool kc_attr_settled(const struct kc_attr *a);
 
 #endif /* KC_CACHEFS_H */

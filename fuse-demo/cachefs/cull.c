@@ -23,8 +23,9 @@
  *
  * The housekeeper wakes every second, after every 8 MiB of new data, when
  * a write found no space and when the inode table passed its budget: it
- * culls, evicts inodes (inode.c), rewrites the statistics file and, once
- * a minute when it changed, the index file (index_file.c).
+ * culls, then does the chores main.c gives it (struct kc_cull_ops): evicts
+ * inodes (inode.c), rewrites the statistics file and, once a minute when
+ * it changed, the index file (index_file.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -147,6 +148,7 @@ int kc_culler_init(struct kc_fs *fs)
 	if (!k)
 		return -ENOMEM;
 	fs->index->culler = k;
+	fs->index->kick = kc_cull_kick;
 	pthread_mutex_init(&k->hk_lock, NULL);
 	pthread_mutex_init(&k->vol_lock, NULL);
 	pthread_condattr_init(&attr);
@@ -343,7 +345,7 @@ static bool kc_obj_older(struct kc_fs *fs, struct kc_obj *o,
 	struct stat st;
 
 	if (in)
-		return kc_cache_last_used(in) < older_than;
+		return fs->cull_ops->last_used(in) < older_than;
 	if (kc_obj_path(fs->index, o, path, sizeof(path)) < 0 ||
 	    fstatat(fs->cache_fd, path, &st, AT_SYMLINK_NOFOLLOW))
 		return true;
@@ -371,12 +373,12 @@ static bool kc_cull_one(struct kc_fs *fs, enum kc_cull_why why,
 	o->flags |= KC_OBJ_CULLING;
 	in = o->holder;
 	if (in)
-		kc_inode_pin(in);
+		fs->cull_ops->pin(in);
 	pthread_mutex_unlock(&x->lock);
 	if (older_than && !kc_obj_older(fs, o, in, older_than))
 		young = true;		/* stays the oldest */
 	else
-		gone = in ? kc_cache_cull(fs, in) : kc_cull_unheld(fs, o);
+		gone = in ? fs->cull_ops->cull(fs, in) : kc_cull_unheld(fs, o);
 	pthread_mutex_lock(&x->lock);
 	if (!kc_cull_end_locked(x, o, gone) && !young) {
 		if (!in)		/* held ones were just busy */
@@ -385,7 +387,7 @@ static bool kc_cull_one(struct kc_fs *fs, enum kc_cull_why why,
 	}
 	pthread_mutex_unlock(&x->lock);
 	if (in)
-		kc_inode_unpin(in);
+		fs->cull_ops->unpin(in);
 	if (gone)
 		kc_count_cull(fs, why);
 	return !young;
@@ -414,14 +416,14 @@ int kc_cull_evict(struct kc_fs *fs, const uint8_t *key, size_t len)
 	o->flags |= KC_OBJ_CULLING;
 	in = o->holder;
 	if (in)
-		kc_inode_pin(in);
+		fs->cull_ops->pin(in);
 	pthread_mutex_unlock(&x->lock);
-	gone = in ? kc_cache_cull(fs, in) : kc_cull_unheld(fs, o);
+	gone = in ? fs->cull_ops->cull(fs, in) : kc_cull_unheld(fs, o);
 	pthread_mutex_lock(&x->lock);
 	kc_cull_end_locked(x, o, gone);
 	pthread_mutex_unlock(&x->lock);
 	if (in)
-		kc_inode_unpin(in);
+		fs->cull_ops->unpin(in);
 	if (gone)
 		kc_count(fs, evictions, 1);
 	return gone ? 0 : -EBUSY;
@@ -505,11 +507,7 @@ static void *kc_housekeeper(void *arg)
 		pthread_mutex_unlock(&x->hk_lock);
 		kc_cull_pass(fs);
 		kc_cull_aged(fs);
-		kc_itable_evict(fs);
-		kc_offline_tick(fs);
-		kc_meta_flush(fs);
-		kc_stats_write_if_changed(fs);
-		kc_index_checkpoint(fs);
+		fs->cull_ops->chores(fs);
 		pthread_mutex_lock(&x->hk_lock);
 	}
 	pthread_mutex_unlock(&x->hk_lock);

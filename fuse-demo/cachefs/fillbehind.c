@@ -133,18 +133,6 @@ void kc_behind_queue(struct kc_fs *fs, struct kc_job *job)
 	pthread_mutex_unlock(&b->lock);
 }
 
-/* Buffers made so far (for the statistics): never more than the option. */
-unsigned int kc_behind_buffers(struct kc_fs *fs)
-{
-	struct kc_behind *b = &fs->behind;
-	unsigned int n;
-
-	pthread_mutex_lock(&b->lock);
-	n = b->n_alloc;
-	pthread_mutex_unlock(&b->lock);
-	return n;
-}
-
 /* Wait until no piece of @ic is queued (no locks of @ic held). */
 void kc_behind_wait(struct kc_icache *ic)
 {

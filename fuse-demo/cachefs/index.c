@@ -281,13 +281,13 @@ int kc_obj_path(struct kc_index *x, const struct kc_obj *o, char *path,
 					 kc_obj_key(o), o->key_len, path, size);
 }
 
-/* ---- life of the index -------------------------------------------- */
+/* ---- the table's own life ----------------------------------------- */
 
-static int kc_index_init(struct kc_fs *fs)
+/* An empty index for @fs, volume 0 this mount's; fs->index even on error. */
+int kc_index_new(struct kc_fs *fs)
 {
 	struct kc_index *x = calloc(1, sizeof(*x));
 	struct kc_obj *head;
-	int ret;
 
 	if (!x)
 		return -ENOMEM;
@@ -300,68 +300,15 @@ static int kc_index_init(struct kc_fs *fs)
 		return -ENOMEM;
 	head->prev = head->next = 0;
 	x->vol[0]->v = fs->volume;
-	ret = kc_culler_init(fs);
-	return ret ? ret : kc_pins_load(fs);
+	return 0;
 }
 
-/*
- * Build the index at mount, before any FUSE request: from the index file
- * if it can be trusted, else from what it holds (if anything) while a
- * scan checks the cache in the background.
- */
-int kc_index_build(struct kc_fs *fs)
+/* Free the table of @x (its culler and pins are gone already). */
+void kc_index_free(struct kc_index *x)
 {
-	bool trusted = false;
-	int ret = kc_index_init(fs);
-
-	if (!ret)
-		ret = kc_index_load(fs, &trusted);
-	if (ret)
-		return ret;
-	if (trusted) {
-		atomic_store(&fs->index->complete, true);
-		return 0;
-	}
-	return kc_scan_start(fs);
-}
-
-/* Stop the scan; give back the volumes culling took (before the cache). */
-void kc_index_release(struct kc_fs *fs)
-{
-	struct kc_index *x = fs->index;
-	size_t i;
-
-	if (!x)
-		return;
-	kc_scan_stop(fs);
-	for (i = 1; i < x->nvol; i++) {
-		if (x->vol[i]->v)
-			fscache_relinquish_volume(x->vol[i]->v, NULL, false);
-		x->vol[i]->v = NULL;
-	}
-}
-
-/*
- * Write the index for the next mount (at unmount, after the cache was
- * closed: libkmirror then has every object on disk).
- */
-void kc_index_close(struct kc_fs *fs)
-{
-	if (!fs->index)
-		return;
-	kc_scan_stop(fs);
-	kc_index_save(fs, atomic_load(&fs->index->complete));
-}
-
-void kc_index_destroy(struct kc_fs *fs)
-{
-	struct kc_index *x = fs->index;
 	struct kc_obj *o;
 	size_t i;
 
-	if (!x)
-		return;
-	kc_index_release(fs);	/* the scan first: it uses the entries */
 	for (i = 1; i < x->nent; i++) {
 		o = kc_obj_at(x, i);
 		if (!(o->flags & KC_OBJ_FREE) && o->key_len > KC_KEY_INLINE)
@@ -376,12 +323,9 @@ void kc_index_destroy(struct kc_fs *fs)
 		free(x->vol[i]);
 	}
 	free(x->vol);
-	kc_culler_destroy(fs);
-	kc_pins_free(x);
 	pthread_cond_destroy(&x->changed);
 	pthread_mutex_destroy(&x->lock);
 	free(x);
-	fs->index = NULL;
 }
 
 /* ---- what the daemon does to objects ------------------------------ */
@@ -466,7 +410,7 @@ void kc_index_add_bytes(struct kc_fs *fs, struct kc_obj *o, int64_t d)
 	/* Look at the limits again every KC_KICK_BYTES of new data. */
 	if (d > 0 && atomic_fetch_add(&x->since_kick, d) + d > KC_KICK_BYTES) {
 		atomic_store(&x->since_kick, 0);
-		kc_cull_kick(fs);
+		x->kick(fs);	/* cull.c sets it: it calls the index */
 	}
 }
 

@@ -85,6 +85,7 @@ struct kc_index {
 	atomic_bool		complete;	/* no scan pending */
 	struct kc_scanner	*scanner;	/* index_scan.c */
 	struct kc_culler	*culler;	/* cull.c */
+	void			(*kick)(struct kc_fs *fs); /* cull.c's */
 	struct kc_pins		*pins;		/* pins.c */
 };
 
@@ -115,6 +116,9 @@ int kc_vol_index(struct kc_index *x, const char *key, const uint8_t *coh,
 struct kc_vol *kc_vol_at(struct kc_index *x, unsigned int i);
 int kc_obj_path(struct kc_index *x, const struct kc_obj *o, char *path,
 		size_t size);
+/* index.c: the table alone, for index_life.c */
+int kc_index_new(struct kc_fs *fs);
+void kc_index_free(struct kc_index *x);
 
 /* index_scan.c: find what is on disk, in the background */
 int kc_scan_start(struct kc_fs *fs);
@@ -125,7 +129,7 @@ int kc_index_load(struct kc_fs *fs, bool *trusted);
 int kc_index_save(struct kc_fs *fs, bool clean);
 void kc_index_checkpoint(struct kc_fs *fs);
 
-/* cull.c, for index.c */
+/* cull.c, for index_life.c */
 int kc_culler_init(struct kc_fs *fs);
 void kc_culler_destroy(struct kc_fs *fs);
 

@@ -35,11 +35,6 @@
 
 #define KC_ITABLE_MIN	1024
 
-void kc_procname(char *buf, size_t size, int fd)
-{
-	snprintf(buf, size, "/proc/self/fd/%d", fd);
-}
-
 struct kc_inode *kc_inode(fuse_req_t req, fuse_ino_t ino)
 {
 	if (ino == FUSE_ROOT_ID)

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "cachefs.h"
+#include "index.h"
 #include "meta.h"
 
 #define KC_PROBE_XATTR	"user.kmirror.probe"
@@ -73,31 +74,6 @@ const struct fuse_lowlevel_ops kc_ops = {
 	.listxattr	= kc_op_listxattr,
 	.removexattr	= kc_op_removexattr,
 };
-
-/*
- * One "kmirror-cachefs: error: ..." line on stderr; returns -1.  Paths and
- * option values in it come from the user: control characters are shown
- * as \xNN, never sent to the terminal.
- */
-int kc_fail(const char *fmt, ...)
-{
-	char msg[2048];
-	const char *p;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fputs(KC_NAME ": error: ", stderr);
-	for (p = msg; *p; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			fprintf(stderr, "\\x%02x", (unsigned char)*p);
-		else
-			fputc(*p, stderr);
-	}
-	fputc('\n', stderr);
-	return -1;
-}
 
 /* Step 2: the parent never returns; the child gets the pipe to report. */
 static int kc_daemon_fork(int *notify)
@@ -335,6 +311,24 @@ static int kc_open_cache(struct kc_fs *fs)
 	return 0;
 }
 
+/* The housekeeper's rounds after culling (cull.c cannot name them). */
+static void kc_chores(struct kc_fs *fs)
+{
+	kc_itable_evict(fs);
+	kc_offline_tick(fs);
+	kc_meta_flush(fs);
+	kc_stats_write_if_changed(fs);
+	kc_index_checkpoint(fs);
+}
+
+static const struct kc_cull_ops kc_cull_ops = {
+	.pin		= kc_inode_pin,
+	.unpin		= kc_inode_unpin,
+	.cull		= kc_cache_cull,
+	.last_used	= kc_cache_last_used,
+	.chores		= kc_chores,
+};
+
 static int kc_open_volume(struct kc_fs *fs)
 {
 	struct stat st;
@@ -350,6 +344,7 @@ static int kc_open_volume(struct kc_fs *fs)
 	if (!fs->volume)
 		return kc_fail("cannot use volume '%s' in the cache: %s",
 			       fs->volume_key, strerror(errno));
+	fs->cull_ops = &kc_cull_ops;
 	ret = kc_index_build(fs);
 	if (ret)
 		return kc_fail("cannot index cache '%s': %s",

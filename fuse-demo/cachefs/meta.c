@@ -53,14 +53,6 @@ struct kc_meta {
 	uint32_t	volhash;
 };
 
-int64_t kc_wall_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
-
 /* Was @learnt less than @secs ago?  @secs UINT64_MAX: any age. */
 static bool kc_fresh(int64_t learnt, uint64_t secs)
 {

@@ -19,7 +19,7 @@
  * for a recheck before the source is online again, so that no cached
  * byte is served again before its file's attributes were compared with
  * the cache's coherency data; the files used while offline are rechecked
- * at once (a changed one is invalidated, and the kernel told).
+ * at once (a changed one is invalidated, and the kernel told): online.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,32 +32,14 @@ bool kc_offline(struct kc_fs *fs)
 	return atomic_load_explicit(&fs->offline, memory_order_acquire);
 }
 
-static void kc_go_offline(struct kc_fs *fs, const char *why)
+/* Take the mount offline, saying @why (once: offline stays offline). */
+void kc_go_offline(struct kc_fs *fs, const char *why)
 {
 	if (atomic_exchange(&fs->offline, true))
 		return;
 	kc_count(fs, offline_entered, 1);
 	fuse_log(FUSE_LOG_WARNING, KC_NAME ": source %s: %s; offline, "
 		 "serving cached files read-only\n", fs->cfg.source, why);
-}
-
-/*
- * A source call failed with @err.  ENOTCONN is the source's; ESTALE and
- * EIO may be one file's (deleted by another NFS client, a bad block):
- * they take the mount offline only if the source's root fails too.
- */
-void kc_source_error(struct kc_fs *fs, int err)
-{
-	if (err == ENOTCONN ||
-	    ((err == ESTALE || err == EIO) && !kc_offline(fs) &&
-	     !kc_src_root_answers(fs)))
-		kc_go_offline(fs, strerror(err));
-}
-
-/* A source call did not answer within source_timeout. */
-void kc_source_stalled(struct kc_fs *fs)
-{
-	kc_go_offline(fs, "no answer within source_timeout");
 }
 
 /*
@@ -73,45 +55,4 @@ bool kc_offline_refuse(fuse_req_t req, int err)
 	kc_count(fs, offline_refused, 1);
 	fuse_reply_err(req, err);
 	return true;
-}
-
-/* Mark a cached file for a recheck before its next use. */
-static void kc_mark(struct kc_fs *fs, struct kc_inode *in)
-{
-	struct kc_icache *ic = atomic_load(&in->ic);
-
-	(void)fs;
-	atomic_store(&ic->recheck, true);
-}
-
-/* Recheck a file used while offline now. */
-static void kc_revalidate(struct kc_fs *fs, struct kc_inode *in)
-{
-	struct kc_icache *ic = atomic_load(&in->ic);
-	struct stat st;
-
-	if (!atomic_exchange(&ic->offline_used, false))
-		return;
-	if (kc_inode_fd(fs, in) >= 0 &&
-	    !kc_src_fstatat(fs, in->fd, "", &st,
-			    AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
-		kc_cache_check_stat(fs, in, &st, false);
-}
-
-/*
- * The housekeeper's once-a-second call: offline, probe the source; once
- * it answered, recheck and go online.
- */
-void kc_offline_tick(struct kc_fs *fs)
-{
-	if (!kc_offline(fs) || kc_src_probe(fs))
-		return;
-	/* Marked first: a read that runs once online rechecks. */
-	if (kc_itable_each_cached(fs, kc_mark))
-		return;		/* out of memory: probe again */
-	atomic_store_explicit(&fs->offline, false, memory_order_release);
-	fuse_log(FUSE_LOG_WARNING, KC_NAME ": source %s answers again; "
-		 "online\n", fs->cfg.source);
-	kc_itable_each_cached(fs, kc_revalidate);
-	kc_count(fs, offline_left, 1);
 }

@@ -6,8 +6,8 @@
  * (at most KC_PIECE bytes per source read), served, written into the
  * object (fscache_write()) by the read itself or behind it by
  * fillbehind.c's worker, and only then marked present, one granule at a time
- * (see granule.c for why that order is safe), and only if the source did
- * not change while they were fetched and had settled before
+ * (see content_map.c for why that order is safe), and only if the source
+ * did not change while they were fetched and had settled before
  * (kc_fill_begin(), kc_fill_unchanged()).  A granule being fetched by
  * one thread is waited for by others instead of being fetched twice.
  *
@@ -33,69 +33,6 @@
 #include "crc32c.h"
 
 #define KC_BLOCK	4096u		/* occupancy granularity */
-
-/* Two per-thread buffers: the reply, and a fill's source data. */
-struct kc_scratch {
-	char	*buf[2];
-	size_t	cap[2];
-};
-
-static pthread_key_t kc_scratch_key;
-
-static void kc_scratch_free(void *p)
-{
-	struct kc_scratch *s = p;
-
-	free(s->buf[0]);
-	free(s->buf[1]);
-	free(s);
-}
-
-int kc_scratch_init(void)
-{
-	return pthread_key_create(&kc_scratch_key, kc_scratch_free) ?
-	       -ENOMEM : 0;
-}
-
-void kc_scratch_fini(void)
-{
-	struct kc_scratch *s = pthread_getspecific(kc_scratch_key);
-
-	if (s) {
-		pthread_setspecific(kc_scratch_key, NULL);
-		kc_scratch_free(s);
-	}
-	pthread_key_delete(kc_scratch_key);
-}
-
-/* This thread's buffer @which (0 or 1) of at least @len bytes, or NULL. */
-char *kc_scratch(unsigned int which, size_t len)
-{
-	struct kc_scratch *s = pthread_getspecific(kc_scratch_key);
-
-	if (!s) {
-		s = calloc(1, sizeof(*s));
-		if (!s || pthread_setspecific(kc_scratch_key, s)) {
-			free(s);
-			return NULL;
-		}
-	}
-	if (s->cap[which] < len || !s->buf[which]) {
-		free(s->buf[which]);
-		s->buf[which] = malloc(len ? len : 1);
-		s->cap[which] = s->buf[which] ? len : 0;
-	}
-	return s->buf[which];
-}
-
-/* Sleep @us microseconds (0: not at all), signals or not. */
-void kc_sleep_us(unsigned long us)
-{
-	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
-
-	while (us && nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
 
 /*
  * Read from the source: all of @len unless the file ends first.  With
@@ -272,7 +209,7 @@ source:
 	return 0;
 }
 
-/* Unseal the object once per fill (granule.c rule 2). */
+/* Unseal the object once per fill (content_map.c rule 2). */
 static void kc_fill_unseal(struct kc_rd *r)
 {
 	struct kc_icache *ic = r->ic;

@@ -353,6 +353,29 @@ bool kc_src_root_answers(struct kc_fs *fs)
 	return !kc_call(fs, &a);
 }
 
+/*
+ * What a failed call means for the source's health (offline.c), here
+ * because the answer may take another call: offline.c names nothing of
+ * this file, which reports to it.
+ *
+ * A source call failed with @err.  ENOTCONN is the source's; ESTALE and
+ * EIO may be one file's (deleted by another NFS client, a bad block):
+ * they take the mount offline only if the source's root fails too.
+ */
+void kc_source_error(struct kc_fs *fs, int err)
+{
+	if (err == ENOTCONN ||
+	    ((err == ESTALE || err == EIO) && !kc_offline(fs) &&
+	     !kc_src_root_answers(fs)))
+		kc_go_offline(fs, strerror(err));
+}
+
+/* A source call did not answer within source_timeout. */
+void kc_source_stalled(struct kc_fs *fs)
+{
+	kc_go_offline(fs, "no answer within source_timeout");
+}
+
 int kc_src_fstatvfs(struct kc_fs *fs, int fd, struct statvfs *st)
 {
 	struct kc_call a = { .op = KC_CALL_STATVFS, .fd = fd };

@@ -80,6 +80,22 @@ static unsigned long long kc_get(atomic_ullong *c)
 	return atomic_load_explicit(c, memory_order_relaxed);
 }
 
+/*
+ * Fill-behind buffers made so far: never more than the option.  Read here
+ * under fillbehind.c's lock rather than asked of it: its worker runs fills
+ * (readthrough.c), which count into these statistics.
+ */
+static unsigned int kc_behind_buffers(struct kc_fs *fs)
+{
+	struct kc_behind *b = &fs->behind;
+	unsigned int n;
+
+	pthread_mutex_lock(&b->lock);
+	n = b->n_alloc;
+	pthread_mutex_unlock(&b->lock);
+	return n;
+}
+
 static void kc_stats_print(struct kc_fs *fs, FILE *f, bool mounted)
 {
 	struct kc_stats *s = &fs->stats;

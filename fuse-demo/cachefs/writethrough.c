@@ -327,7 +327,7 @@ static int kc_size_object(int fd, int64_t object_size)
 	return ftruncate(fd, want) ? -errno : 0;
 }
 
-/* Seal the map (granule.c rule 3) before the last use ends. */
+/* Seal the map (content_map.c rule 3) before the last use ends. */
 void kc_flush_map(struct kc_fs *fs, struct kc_icache *ic)
 {
 	struct fscache_cache_resources cres;

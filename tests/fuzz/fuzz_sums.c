@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Fuzz kmirror-cachefs's checksum sidecar reader (fuse-demo/cachefs/
+ * Fuzz kmirror-cachefs's checksum sidecar reader (fuse-demo/format/
  * sums_file.c), which the daemon and `kmirror cache check` run on
  * whatever DIR/kmirror-sums holds:
  *  - kc_sums_parse() ends without a fault, and what it accepts is a fixed

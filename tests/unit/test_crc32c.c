@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* kmirror-cachefs's CRC32C (fuse-demo/cachefs/crc32c.c): known vectors,
+/* kmirror-cachefs's CRC32C (fuse-demo/format/crc32c.c): known vectors,
  * and the CPU's instruction agreeing with the table on odd lengths. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -7,9 +7,10 @@
  * `kmirror cache evict` would, and refuses if it is pinned or in use.
  *
  * Not mounted, under the cache lock: the daemon's own code changes the
- * map, in its crash-safe order (granule.c, rules 1-3).  Damaged granules:
- * unseal, clear their bits, flush (maps, sums, then the seal); a process
- * killed in between leaves an unsealed map, discarded at the next mount.
+ * map, in its crash-safe order (content_map.c, rules 1-3).  Damaged
+ * granules: unseal, clear their bits, flush (maps, sums, then the seal);
+ * a process killed in between leaves an unsealed map, discarded at the
+ * next mount.
  * A map the daemon would not trust: kc_map_load() discards it (maps and
  * seal removed), and a sidecar that does not parse or is stale goes too.
  */

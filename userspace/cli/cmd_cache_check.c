@@ -5,7 +5,7 @@
  * Every object with a sealed content map and its checksum sidecar has
  * each present granule read again and its CRC32C compared with the sum
  * kept for it.  The map and the sidecar are read by kmirror-cachefs's own
- * code (fuse-demo/cachefs: granule.c, sums_file.c, compiled in here), so
+ * code (fuse-demo/format: content_map.c, sums_file.c, linked in here), so
  * the check sees an object exactly as the daemon would load it: what the
  * daemon would discard (a sidecar stale or garbage, an object written
  * behind its back, torn map xattrs) is damage too.

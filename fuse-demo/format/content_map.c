@@ -377,6 +377,96 @@ static bool kc_map_claims_past(const struct kc_map *m, uint64_t object_size,
 	return (end < object_size ? end : object_size) > file_size;
 }
 
+/* ---- the sums, bound to the map ------------------------------------- */
+
+/*
+ * Which granules have sums is the map's business, the sidecar's bytes are
+ * sums_file.c's: so these two are here, and sums_file.c, below, never
+ * reads a bit of the map.
+ */
+
+/* One past the last present granule. */
+static uint64_t kc_map_end(const struct kc_map *m)
+{
+	uint64_t g;
+	size_t i = m->n;
+	int b;
+
+	while (i && !m->chunk[i - 1]->nset)
+		i--;
+	if (!i)
+		return 0;
+	g = m->chunk[i - 1]->idx * KC_CHUNK_BITS;
+	for (b = KC_CHUNK_BITS - 1; !kc_map_test(m, g + b); b--)
+		;
+	return g + b + 1;
+}
+
+/*
+ * Write the sums of the map @m of the object whose fstat is @st, durably,
+ * before its seal (kc_map_flush()).  verify=off: remove them instead.
+ */
+int kc_sums_save(const struct kc_map *m, const struct kc_sidecar *sc,
+		 const struct stat *st)
+{
+	uint64_t n = kc_map_end(m), g;
+	struct kc_sums_hdr *h;
+	uint32_t *sum;
+	size_t len;
+	int ret;
+
+	if (!sc->name[0])
+		return 0;
+	if (!sc->verify) {
+		if (unlinkat(sc->dirfd, sc->name, 0) && errno != ENOENT)
+			return -errno;
+		return 0;
+	}
+	/* One buffer, one write: header, sums, their CRC32C. */
+	len = sizeof(*h) + (n + 1) * sizeof(*sum);
+	h = calloc(1, len);
+	if (!h)
+		return -ENOMEM;
+	kc_sums_header(m, st, n, h);
+	sum = (uint32_t *)(h + 1);
+	for (g = 0; g < n; g++)
+		sum[g] = g < m->nsum && kc_map_test(m, g) ? m->sum[g] : 0;
+	ret = kc_sums_write(sc, h, len);
+	free(h);
+	return ret;
+}
+
+/*
+ * Load the sums of the sealed map @m of the object whose fstat is @st:
+ * 0 if every present granule got its sum from a whole sidecar bound to
+ * this object as it is now, else a negative errno (no trusted sums).
+ */
+int kc_sums_load(struct kc_map *m, const struct kc_sidecar *sc,
+		 const struct stat *st)
+{
+	struct kc_sums_hdr h = { 0 }, want;
+	uint32_t *sums = NULL;
+	uint64_t end = kc_map_end(m), g;
+	int ret;
+
+	if (!sc->name[0])
+		return -ENOENT;
+	ret = kc_sums_read(sc->dirfd, sc->name, &h, &sums);
+	if (ret)
+		return ret;
+	kc_sums_header(m, st, h.n, &want);
+	if (memcmp(&h, &want, sizeof(h)) || h.n < end) {
+		free(sums);
+		return -ESTALE;
+	}
+	kc_map_sums_free(m);
+	ret = end ? kc_sums_grow(m, end - 1) : 0;
+	for (g = 0; !ret && g < end; g++)
+		m->sum[g] = sums[g];
+	free(sums);
+	return ret;
+}
+
 /*
  * Reset @m, read the map of the object @fd (@object_size bytes) into it
  * and say in @r what was found; with @fix, damaged map xattrs are removed

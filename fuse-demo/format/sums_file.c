@@ -60,7 +60,7 @@
 /* ---- in memory -------------------------------------------------------- */
 
 /* Make room for granule @g's sum and bit; 0 or -ENOMEM. */
-static int kc_sums_grow(struct kc_map *m, uint64_t g)
+int kc_sums_grow(struct kc_map *m, uint64_t g)
 {
 	uint64_t n = m->nsum ? m->nsum : 64;
 	uint32_t *s;
@@ -101,7 +101,10 @@ int kc_map_sum_set(struct kc_map *m, uint64_t g, uint32_t crc)
 	return 0;
 }
 
-/* Granule @g changed or went: its sum is no longer checked (granule.c). */
+/*
+ * Granule @g changed or went: its sum is no longer checked
+ * (content_map.c).
+ */
 void kc_map_sum_forget(struct kc_map *m, uint64_t g)
 {
 	if (g < m->nsum)
@@ -198,25 +201,8 @@ int kc_sums_name_key(const char *volume, const char *name, uint8_t key[64])
 	return strcmp(again, name) ? -ENOENT : (int)len;
 }
 
-static int kc_write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static void kc_sums_header(const struct kc_map *m, const struct stat *st,
-			   uint64_t n, struct kc_sums_hdr *h)
+void kc_sums_header(const struct kc_map *m, const struct stat *st,
+		    uint64_t n, struct kc_sums_hdr *h)
 {
 	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, KC_SUMS_MAGIC, sizeof(h->magic));
@@ -226,71 +212,6 @@ static void kc_sums_header(const struct kc_map *m, const struct stat *st,
 	h->mtime_sec = st->st_mtim.tv_sec;
 	h->mtime_nsec = st->st_mtim.tv_nsec;
 	h->n = n;
-}
-
-/* One past the last present granule. */
-static uint64_t kc_map_end(const struct kc_map *m)
-{
-	uint64_t g;
-	size_t i = m->n;
-	int b;
-
-	while (i && !m->chunk[i - 1]->nset)
-		i--;
-	if (!i)
-		return 0;
-	g = m->chunk[i - 1]->idx * KC_CHUNK_BITS;
-	for (b = KC_CHUNK_BITS - 1; !kc_map_test(m, g + b); b--)
-		;
-	return g + b + 1;
-}
-
-/*
- * Write the sums of the map @m of the object whose fstat is @st, durably,
- * before its seal (kc_map_flush()).  verify=off: remove them instead.
- */
-int kc_sums_save(const struct kc_map *m, const struct kc_sidecar *sc,
-		 const struct stat *st)
-{
-	char tmp[KC_SUMS_NAME + 8];
-	uint64_t n = kc_map_end(m), g;
-	struct kc_sums_hdr *h;
-	uint32_t *sum;
-	size_t len;
-	int fd, ret;
-
-	if (!sc->name[0])
-		return 0;
-	if (!sc->verify) {
-		if (unlinkat(sc->dirfd, sc->name, 0) && errno != ENOENT)
-			return -errno;
-		return 0;
-	}
-	/* One buffer, one write: header, sums, their CRC32C. */
-	len = sizeof(*h) + (n + 1) * sizeof(*sum);
-	h = calloc(1, len);
-	if (!h)
-		return -ENOMEM;
-	kc_sums_header(m, st, n, h);
-	sum = (uint32_t *)(h + 1);
-	for (g = 0; g < n; g++)
-		sum[g] = g < m->nsum && kc_map_test(m, g) ? m->sum[g] : 0;
-	sum[n] = kc_crc32c(0, h, len - sizeof(*sum));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", sc->name);
-	fd = openat(sc->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		    0600);
-	ret = fd < 0 ? -errno : kc_write_all(fd, h, len);
-	free(h);
-	if (fd < 0)
-		return ret;
-	if (!ret && fsync(fd))
-		ret = -errno;
-	close(fd);
-	if (!ret && renameat(sc->dirfd, tmp, sc->dirfd, sc->name))
-		ret = -errno;
-	if (ret)
-		unlinkat(sc->dirfd, tmp, 0);
-	return ret;
 }
 
 /*
@@ -319,13 +240,58 @@ int kc_sums_parse(const void *buf, size_t len, struct kc_sums_hdr *h,
 	return 0;
 }
 
+static int kc_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Write the sidecar image @buf (@len bytes: the header, the sums and room
+ * for the CRC32C of all that precedes, set here) as @sc, durably: a
+ * temporary file, fsync, rename.
+ */
+int kc_sums_write(const struct kc_sidecar *sc, void *buf, size_t len)
+{
+	char tmp[KC_SUMS_NAME + 8];
+	uint32_t crc = kc_crc32c(0, buf, len - sizeof(crc));
+	int fd, ret;
+
+	memcpy((char *)buf + len - sizeof(crc), &crc, sizeof(crc));
+	snprintf(tmp, sizeof(tmp), "%s.tmp", sc->name);
+	fd = openat(sc->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		    0600);
+	ret = fd < 0 ? -errno : kc_write_all(fd, buf, len);
+	if (fd < 0)
+		return ret;
+	if (!ret && fsync(fd))
+		ret = -errno;
+	close(fd);
+	if (!ret && renameat(sc->dirfd, tmp, sc->dirfd, sc->name))
+		ret = -errno;
+	if (ret)
+		unlinkat(sc->dirfd, tmp, 0);
+	return ret;
+}
+
 /*
  * Read the sidecar @name in @dirfd whole and parse it: a regular file
  * only, never through a symlink (the check reads caches it does not
  * trust), nor blocking on a FIFO planted there.
  */
-static int kc_sums_read(int dirfd, const char *name, struct kc_sums_hdr *h,
-			uint32_t **sums)
+int kc_sums_read(int dirfd, const char *name, struct kc_sums_hdr *h,
+		 uint32_t **sums)
 {
 	struct stat st;
 	char *buf = NULL;
@@ -350,33 +316,3 @@ static int kc_sums_read(int dirfd, const char *name, struct kc_sums_hdr *h,
 	return ret;
 }
 
-/*
- * Load the sums of the sealed map @m of the object whose fstat is @st:
- * 0 if every present granule got its sum from a whole sidecar bound to
- * this object as it is now, else a negative errno (no trusted sums).
- */
-int kc_sums_load(struct kc_map *m, const struct kc_sidecar *sc,
-		 const struct stat *st)
-{
-	struct kc_sums_hdr h = { 0 }, want;
-	uint32_t *sums = NULL;
-	uint64_t end = kc_map_end(m), g;
-	int ret;
-
-	if (!sc->name[0])
-		return -ENOENT;
-	ret = kc_sums_read(sc->dirfd, sc->name, &h, &sums);
-	if (ret)
-		return ret;
-	kc_sums_header(m, st, h.n, &want);
-	if (memcmp(&h, &want, sizeof(h)) || h.n < end) {
-		free(sums);
-		return -ESTALE;
-	}
-	kc_map_sums_free(m);
-	ret = end ? kc_sums_grow(m, end - 1) : 0;
-	for (g = 0; !ret && g < end; g++)
-		m->sum[g] = sums[g];
-	free(sums);
-	return ret;
-}

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The on-disk formats of a kmirror-cachefs cache object's content map
- * (granule.c) and checksums (sums_file.c), without the daemon: the one
- * parser of each, which `kmirror cache check` (userspace/cli) and the fuzz
- * targets compile too.  No FUSE, no libkmirror in here.
+ * (content_map.c) and checksums (sums_file.c), without the daemon: the one
+ * parser of each, which `kmirror cache check` (userspace/cli) links and the
+ * fuzz targets compile too.  No FUSE, no libkmirror, no daemon header in here
+ * (fuse-demo/format/meson.build: kc_format_dep).
  */
 #ifndef KC_KMAP_H
 #define KC_KMAP_H
@@ -19,7 +20,7 @@
 #define KC_SUMS_DIR		"kmirror-sums"
 #define KC_SUMS_NAME		160	/* a sidecar's name, with the NUL */
 
-/* ---- granule.c: the content map ------------------------------------ */
+/* ---- content_map.c: the content map ------------------------------ */
 
 #define KC_CHUNK_BITS		4096		/* granules per map xattr */
 #define KC_CHUNK_BYTES		(KC_CHUNK_BITS / 8)
@@ -82,6 +83,11 @@ int kc_map_load(struct kc_map *m, int fd, uint64_t object_size,
 int kc_map_unseal(struct kc_map *m, int fd);
 int kc_map_flush(struct kc_map *m, int fd, const struct kc_sidecar *sc,
 		 unsigned int *lost);
+/* The sums of the present granules, saved and loaded through sums_file.c */
+int kc_sums_save(const struct kc_map *m, const struct kc_sidecar *sc,
+		 const struct stat *st);
+int kc_sums_load(struct kc_map *m, const struct kc_sidecar *sc,
+		 const struct stat *st);
 
 /* ---- sums_file.c: a CRC32C per granule ----------------------------- */
 
@@ -92,10 +98,7 @@ bool kc_map_checking(const struct kc_map *m, uint64_t g);
 int kc_map_set_checking(struct kc_map *m, uint64_t g, bool on);
 uint32_t kc_map_sum(const struct kc_map *m, uint64_t g);
 void kc_map_sums_free(struct kc_map *m);
-int kc_sums_save(const struct kc_map *m, const struct kc_sidecar *sc,
-		 const struct stat *st);
-int kc_sums_load(struct kc_map *m, const struct kc_sidecar *sc,
-		 const struct stat *st);
+int kc_sums_grow(struct kc_map *m, uint64_t g);
 
 /* The sidecar's header (sums_file.c), as on disk. */
 struct kc_sums_hdr {
@@ -110,6 +113,11 @@ struct kc_sums_hdr {
 
 int kc_sums_parse(const void *buf, size_t len, struct kc_sums_hdr *h,
 		  uint32_t **sums);
+void kc_sums_header(const struct kc_map *m, const struct stat *st,
+		    uint64_t n, struct kc_sums_hdr *h);
+int kc_sums_read(int dirfd, const char *name, struct kc_sums_hdr *h,
+		 uint32_t **sums);
+int kc_sums_write(const struct kc_sidecar *sc, void *buf, size_t len);
 void kc_sums_name_for(const char *volume, const uint8_t *key,
 		      size_t key_len, char name[KC_SUMS_NAME]);
 int kc_sums_name_key(const char *volume, const char *name, uint8_t key[64]);
