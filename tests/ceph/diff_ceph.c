@@ -26,7 +26,7 @@
 #include "ceph_gen.h"
 #include "kernel_ceph.h"
 #include "kmc_ceph.h"
-#include "kmv_ceph.h"
+#include "kmv_tables.h"
 
 static const char *cur_src, *cur_opts;
 static unsigned long mismatches;
@@ -288,12 +288,17 @@ static int check_vectors(void)
 {
 	struct kmc_ceph_mount *m = malloc(sizeof(*m));
 	struct kceph_result *k = malloc(sizeof(*k));
-	unsigned int i, bad = 0;
+	struct kunit vec = { .name = "diff_ceph" };
+	const struct kmv_ceph *kmv_ceph;
+	unsigned int i, n, bad = 0;
 	u8 fsid[16];
 
 	if (!m || !k)
 		abort();
-	for (i = 0; i < sizeof(kmv_ceph) / sizeof(kmv_ceph[0]); i++) {
+	kmv_ceph = kmv_load(&vec, &kmv_ceph_table, &n);
+	if (!kmv_ceph)
+		return 1;
+	for (i = 0; i < n; i++) {
 		const struct kmv_ceph *v = &kmv_ceph[i];
 		const char *opts = *v->options ? v->options : NULL;
 
@@ -318,6 +323,7 @@ static int check_vectors(void)
 	}
 	printf("diff_ceph: %u vectors replayed through the tree's code, %u mismatches\n",
 	       i, bad);
+	kunit_cleanup(&vec);
 	free(m);
 	free(k);
 	return bad ? 1 : 0;

@@ -12,7 +12,7 @@
 
 #include "kmc_ptc.h"
 #include "kmirror/ptc.h"
-#include "kmv_ptc.h"
+#include "kmv_tables.h"
 
 struct ptc_vec_row {
 	struct kmirror_ptc_op op;
@@ -21,10 +21,11 @@ struct ptc_vec_row {
 	int verdict;		/* expected kmc_ptc_verdict */
 };
 
-/* True when row @i starts a new case (fresh counters). */
-static inline bool ptc_vec_new_case(unsigned int i)
+/* True when row @i of @rows starts a new case (fresh counters). */
+static inline bool ptc_vec_new_case(const struct kmv_ptc *rows,
+				    unsigned int i)
 {
-	return !i || strcmp(kmv_ptc[i].name, kmv_ptc[i - 1].name);
+	return !i || strcmp(rows[i].name, rows[i - 1].name);
 }
 
 /* Decode @v into @r.  0, or -1 if the row is malformed. */

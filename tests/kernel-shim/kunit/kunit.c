@@ -120,18 +120,24 @@ static void kunit_run(void **state)
 		fail();
 }
 
-static int kunit_teardown(void **state)
+void kunit_cleanup(struct kunit *test)
 {
-	struct kunit_run *run = *state;
 	struct kunit_resource *r;
 
-	if (running->exit)
-		running->exit(&run->test);
-	while ((r = run->test.resources)) {
-		run->test.resources = r->next;
+	while ((r = test->resources)) {
+		test->resources = r->next;
 		kfree(r->p);
 		free(r);
 	}
+}
+
+static int kunit_teardown(void **state)
+{
+	struct kunit_run *run = *state;
+
+	if (running->exit)
+		running->exit(&run->test);
+	kunit_cleanup(&run->test);
 	free(run);
 	return 0;
 }

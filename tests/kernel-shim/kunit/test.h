@@ -57,6 +57,12 @@ int kunit_run_all(void);
 	}
 
 void *kunit_kmalloc(struct kunit *test, size_t size, gfp_t gfp);
+/*
+ * Free what @test was given, as at the end of a case: for a program that
+ * is not a suite but reads vectors with kmv_load() on a struct kunit of
+ * its own (the differential tests).
+ */
+void kunit_cleanup(struct kunit *test);
 void kunit_kfree(struct kunit *test, const void *p);
 
 static inline void *kunit_kzalloc(struct kunit *test, size_t size, gfp_t gfp)

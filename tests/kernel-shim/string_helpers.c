@@ -1,89 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What the KUnit suites call from the kernel's lib/ that the core's
- * kcompat does not have: kstrto*() (custom: the contract of lib/kstrtox.c
- * over strtoull) and string_unescape() (duplicated from 6.1's
- * lib/string_helpers.c).
+ * string_unescape() of 6.1's lib/string_helpers.c: duplicated, for the
+ * .vec parser (kernel/kunit/kmc_kunit_vec.c) in userspace.
  */
-#include <ctype.h>
-#include <errno.h>
-#include <stdlib.h>
-
-#include <linux/kstrtox.h>
 #include <linux/string_helpers.h>
-
-/* The number @s spells from @p on, but for one trailing newline. */
-static bool kstrto_whole(const char *p, const char *end)
-{
-	return end != p && (!*end || (end[0] == '\n' && !end[1]));
-}
-
-int kstrtoull(const char *s, unsigned int base, unsigned long long *res)
-{
-	unsigned long long v;
-	const char *p = s[0] == '+' ? s + 1 : s;
-	char *end;
-
-	if (!isxdigit((unsigned char)*p))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(p, &end, base);
-	if (!kstrto_whole(p, end))
-		return -EINVAL;
-	if (errno == ERANGE)
-		return -ERANGE;
-	*res = v;
-	return 0;
-}
-
-int kstrtoll(const char *s, unsigned int base, long long *res)
-{
-	unsigned long long v;
-	int err;
-
-	if (s[0] == '-') {
-		err = kstrtoull(s + 1, base, &v);
-		if (err)
-			return err;
-		if (v > (unsigned long long)LLONG_MAX + 1)
-			return -ERANGE;
-		*res = -(long long)(v - 1) - 1;
-		return 0;
-	}
-	err = kstrtoull(s, base, &v);
-	if (err)
-		return err;
-	if (v > LLONG_MAX)
-		return -ERANGE;
-	*res = v;
-	return 0;
-}
-
-int kstrtou32(const char *s, unsigned int base, u32 *res)
-{
-	unsigned long long v;
-	int err = kstrtoull(s, base, &v);
-
-	if (err)
-		return err;
-	if (v > UINT32_MAX)
-		return -ERANGE;
-	*res = v;
-	return 0;
-}
-
-int kstrtoint(const char *s, unsigned int base, int *res)
-{
-	long long v;
-	int err = kstrtoll(s, base, &v);
-
-	if (err)
-		return err;
-	if (v < INT_MIN || v > INT_MAX)
-		return -ERANGE;
-	*res = v;
-	return 0;
-}
 
 static bool isodigit(const char c)
 {
