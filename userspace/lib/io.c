@@ -120,6 +120,14 @@ void fscache_end_operation(struct fscache_cache_resources *cres)
 	cres->object = NULL;
 }
 
+/* cachefiles_cres_file(), as a descriptor. */
+int fscache_cres_fd(const struct fscache_cache_resources *cres)
+{
+	const struct kmf_file *f = cres ? cres->object : NULL;
+
+	return f ? f->fd : -1;
+}
+
 /* fscache_wait_for_operation(). */
 static bool kmf_wait_for_operation(struct fscache_cache_resources *cres,
 				   enum kmc_want want)
