@@ -225,23 +225,23 @@ static bool kc_need_cull(struct kc_fs *fs, enum kc_cull_why *why)
 	uint64_t want;
 
 	if (!kc_statfs(fs, &st)) {
-		stop = cachefiles_has_space(&x->policy, &st, 0, 0, 0,
-					    cachefiles_has_space_check,
-					    &events) < 0;
+		stop = kmirror_cull_has_space(&x->policy, &st, 0, 0, 0,
+					      KMIRROR_SPACE_CHECK,
+					      &events) < 0;
 		*why = kc_fs_cull_why(&x->policy, &st);
 	}
 	if (fs->cfg.size_limit) {
 		kc_cap_statfs(fs, &st);
-		stop |= cachefiles_has_space(&x->cap_policy, &st, 0, 0, 0,
-					     cachefiles_has_space_check,
-					     &events) < 0;
+		stop |= kmirror_cull_has_space(&x->cap_policy, &st, 0, 0, 0,
+					       KMIRROR_SPACE_CHECK,
+					       &events) < 0;
 		/* A granule the cap refused: cull until it fits, too. */
 		want = atomic_exchange(&x->cap_want, 0);
 		if (want)
-			cachefiles_has_space(&x->cap_policy, &st, 0, 0,
-					     want / 4096 + 1,
-					     cachefiles_has_space_for_write,
-					     &events);
+			kmirror_cull_has_space(&x->cap_policy, &st, 0, 0,
+					       want / 4096 + 1,
+					       KMIRROR_SPACE_FOR_WRITE,
+					       &events);
 	}
 	atomic_store(&x->stopped, stop);
 	if (!x->policy.culling && x->cap_policy.culling)

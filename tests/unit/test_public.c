@@ -45,9 +45,9 @@ static void test_keys(void **state)
 		n = rnd() % 256;
 		for (int j = 0; j < n; j++)
 			key[j] = i % 3 ? rnd() : 'a' + rnd() % 26;
-		assert_int_equal(fscache_hash(i, key, n & ~3),
+		assert_int_equal(fscache_key_hash(i, key, n & ~3),
 				 kmc_hash(i, key, n & ~3));
-		ra = cachefiles_cook_key(key, n, a, sizeof(a));
+		ra = kmirror_cache_cook_key(key, n, a, sizeof(a));
 		rb = kmc_cook_key(key, n, b, sizeof(b));
 		assert_int_equal(ra, rb);
 		if (ra < 0)
@@ -65,7 +65,7 @@ static void test_keys(void **state)
 		assert_int_equal(kmirror_cache_volume_dir(vkey, a, sizeof(a)),
 				 kmc_volume_dir_name(vkey, n, b, sizeof(b)));
 	}
-	assert_int_equal(cachefiles_cook_key(key, 1000, a, sizeof(a)),
+	assert_int_equal(kmirror_cache_cook_key(key, 1000, a, sizeof(a)),
 			 -ENAMETOOLONG);
 	assert_int_equal(fscache_cres_fd(NULL), -1);
 }
@@ -101,7 +101,7 @@ static void test_cull(void **state)
 			assert_int_equal(kmirror_cull_bind(&p, &ps),
 					 kmc_cull_bind(&k, &ks));
 		}
-		assert_int_equal(cachefiles_has_space(&p, &ps, i, fnr, bnr,
+		assert_int_equal(kmirror_cull_has_space(&p, &ps, i, fnr, bnr,
 						      why, &pe),
 				 kmc_cull_has_space(&k, &ks, i, fnr, bnr, why,
 						    &ke));

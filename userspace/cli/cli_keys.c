@@ -88,7 +88,7 @@ int km_parse_cookie_key(const char *where, const char *hex, uint8_t *key,
 				where, strlen(hex) / 2, KMIRROR_CACHE_KEY_MAX);
 	if (!n)
 		return km_error("%sempty cookie key (fscache refuses it)", where);
-	if (cachefiles_cook_key(key, (size_t)n, name, size) < 0)
+	if (kmirror_cache_cook_key(key, (size_t)n, name, size) < 0)
 		return km_error("%scannot cook a key of %ld bytes", where, n);
 	if (strlen(name) > NAME_MAX)
 		return km_error("%scookie key of %ld bytes cooks to a name of %zu bytes, which would exceed NAME_MAX (%d): cachefiles cannot store it",

@@ -12,10 +12,10 @@ _Static_assert(KMIRROR_CULL_BEGIN == KMC_CULL_BEGIN &&
 	       KMIRROR_CULL_CEASE == KMC_CULL_CEASE &&
 	       KMIRROR_CULL_NO_WRITE == KMC_CULL_NO_WRITE &&
 	       KMIRROR_CULL_NO_CREATE == KMC_CULL_NO_CREATE, "events");
-_Static_assert((int)cachefiles_has_space_check == (int)KMC_SPACE_CHECK &&
-	       (int)cachefiles_has_space_for_write ==
+_Static_assert((int)KMIRROR_SPACE_CHECK == (int)KMC_SPACE_CHECK &&
+	       (int)KMIRROR_SPACE_FOR_WRITE ==
 	       (int)KMC_SPACE_FOR_WRITE &&
-	       (int)cachefiles_has_space_for_create ==
+	       (int)KMIRROR_SPACE_FOR_CREATE ==
 	       (int)KMC_SPACE_FOR_CREATE, "has_space_for");
 
 static void kmf_cull_in(struct kmc_cull *k, const struct kmirror_cull *c)
@@ -95,11 +95,11 @@ int kmirror_cull_bind(struct kmirror_cull *c, const struct kmirror_statfs *st)
 	return ret;
 }
 
-int cachefiles_has_space(struct kmirror_cull *c,
-			 const struct kmirror_statfs *st, uint64_t b_writing,
-			 unsigned int fnr, unsigned int bnr,
-			 enum cachefiles_has_space_for reason,
-			 unsigned int *events)
+int kmirror_cull_has_space(struct kmirror_cull *c,
+			   const struct kmirror_statfs *st, uint64_t b_writing,
+			   unsigned int fnr, unsigned int bnr,
+			   enum kmirror_space_for reason,
+			   unsigned int *events)
 {
 	struct kmc_statfs s;
 	struct kmc_cull k;

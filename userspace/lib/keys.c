@@ -21,7 +21,7 @@ _Static_assert(KMIRROR_CACHE_VOLUME_KEY_MAX == KMC_VOLUME_KEY_CACHEFILES_MAX,
 	       "volume directory");
 _Static_assert(KMIRROR_CACHE_PATH_SIZE == KMC_OBJECT_PATH_SIZE, "path");
 
-uint32_t fscache_hash(uint32_t salt, const void *data, size_t len)
+uint32_t fscache_key_hash(uint32_t salt, const void *data, size_t len)
 {
 	return kmc_hash(salt, data, len);
 }
@@ -32,8 +32,8 @@ int fscache_volume_key_hash(const char *volume_key, size_t len,
 	return kmc_volume_hash(volume_key, len, hash);
 }
 
-int cachefiles_cook_key(const void *key, size_t key_len, char *name,
-			size_t size)
+int kmirror_cache_cook_key(const void *key, size_t key_len, char *name,
+			   size_t size)
 {
 	if (key_len > KMC_KEY_MAX)
 		return -ENAMETOOLONG;

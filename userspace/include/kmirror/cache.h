@@ -133,8 +133,8 @@ int kmirror_cache_object_path(const char *volume, const void *key,
  * -ENOSPC if @size is too small.  Bytes of @name past the NUL may be
  * written too, never past @size.
  */
-int cachefiles_cook_key(const void *key, size_t key_len, char *name,
-			size_t size);
+int kmirror_cache_cook_key(const void *key, size_t key_len, char *name,
+			   size_t size);
 /*
  * The inverse, which the kernel does not have: the key of the object
  * name @name (@len bytes, no NUL needed) into @key (@size bytes).  Its

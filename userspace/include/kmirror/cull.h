@@ -52,13 +52,13 @@ struct kmirror_cull {
 };
 
 /* Which failure counter a refusal bumps, as the kernel's enum. */
-enum cachefiles_has_space_for {
-	cachefiles_has_space_check,
-	cachefiles_has_space_for_write,
-	cachefiles_has_space_for_create,
+enum kmirror_space_for {
+	KMIRROR_SPACE_CHECK,
+	KMIRROR_SPACE_FOR_WRITE,
+	KMIRROR_SPACE_FOR_CREATE,
 };
 
-/* What cachefiles_has_space() did, for the caller to act on. */
+/* What kmirror_cull_has_space() did, for the caller to act on. */
 #define KMIRROR_CULL_BEGIN	0x1u	/* culling switched on */
 #define KMIRROR_CULL_CEASE	0x2u	/* culling switched off */
 #define KMIRROR_CULL_NO_WRITE	0x4u	/* fscache_count_no_write_space() */
@@ -83,11 +83,11 @@ int kmirror_cull_bind(struct kmirror_cull *c, const struct kmirror_statfs *st);
  * with @b_writing blocks already being written?  Updates c->culling and
  * sets *@events (KMIRROR_CULL_*).  0, or -ENOBUFS below a stop limit.
  */
-int cachefiles_has_space(struct kmirror_cull *c,
-			 const struct kmirror_statfs *st, uint64_t b_writing,
-			 unsigned int fnr, unsigned int bnr,
-			 enum cachefiles_has_space_for reason,
-			 unsigned int *events);
+int kmirror_cull_has_space(struct kmirror_cull *c,
+			   const struct kmirror_statfs *st, uint64_t b_writing,
+			   unsigned int fnr, unsigned int bnr,
+			   enum kmirror_space_for reason,
+			   unsigned int *events);
 
 #ifdef __cplusplus
 }

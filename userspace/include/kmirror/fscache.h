@@ -315,12 +315,12 @@ int fscache_query_occupancy(struct fscache_cache_resources *cres,
 #define FSCACHE_VOLUME_KEY_MAX		255
 
 /*
- * fscache_hash(): the index hash of fs/fscache/main.c over @len bytes of
+ * The index hash, fscache_hash() of fs/fscache/main.c, over @len bytes of
  * @data taken as little-endian 32-bit words, a trailing partial word
  * ignored (fscache zero-pads keys to a multiple of 4 first).  Its low
  * byte names a cookie's fan-out directory: it is on-disk format.
  */
-uint32_t fscache_hash(uint32_t salt, const void *data, size_t len);
+uint32_t fscache_key_hash(uint32_t salt, const void *data, size_t len);
 /*
  * The hash fscache_acquire_volume() gives the volume key @volume_key
  * (@len bytes, no NUL inside): fscache_hash() salted with 0 over the
