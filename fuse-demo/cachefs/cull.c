@@ -2,7 +2,7 @@
 /*
  * Culling and the housekeeper thread.
  *
- * cachefiles' policy through the core (kmc_cull.h): below bcull or fcull
+ * cachefiles' policy through libkmirror (kmirror/cull.h): below bcull or fcull
  * free (statfs of the cache filesystem) culling starts, and goes on until
  * both brun and frun are free again; below bstop or fstop no new data is
  * cached.  With -o size_limit, the same limits also apply to the cap as if
@@ -38,15 +38,15 @@
 #include <unistd.h>
 
 #include "index.h"
-#include "kmc_cull.h"
 #include "kmirror/cache.h"
+#include "kmirror/cull.h"
 
 #define KC_SYNC_CULLS	8	/* objects a refused write may cull itself */
 
 /* The housekeeper and the policy state it alone changes. */
 struct kc_culler {
-	struct kmc_cull		policy;		/* the cache filesystem */
-	struct kmc_cull		cap_policy;	/* the same, over the cap */
+	struct kmirror_cull	policy;		/* the cache filesystem */
+	struct kmirror_cull	cap_policy;	/* the same, over the cap */
 	atomic_bool		stopped;	/* below a stop limit */
 	_Atomic uint64_t	cap_want;	/* refused by the cap */
 	pthread_mutex_t		vol_lock;	/* index->vol[]->v, ->failed */
@@ -58,9 +58,9 @@ struct kc_culler {
 };
 
 /* The culling limits of a fresh cache, as cachefiles binds them. */
-static void kc_policy_init(struct kmc_cull *c, const unsigned int *limit)
+static void kc_policy_init(struct kmirror_cull *c, const unsigned int *limit)
 {
-	kmc_cull_init(c);
+	kmirror_cull_init(c);
 	c->frun_percent = limit[KC_FRUN];
 	c->fcull_percent = limit[KC_FCULL];
 	c->fstop_percent = limit[KC_FSTOP];
@@ -72,10 +72,10 @@ static void kc_policy_init(struct kmc_cull *c, const unsigned int *limit)
 int kc_cull_check_limits(const unsigned int limit[KC_NLIM], char *why,
 			 size_t size)
 {
-	struct kmc_cull c;
+	struct kmirror_cull c;
 
 	kc_policy_init(&c, limit);
-	if (!kmc_cull_validate(&c))
+	if (!kmirror_cull_validate(&c))
 		return 0;
 	snprintf(why, size,
 		 "culling limits must be stop < cull < run < 100%% for files "
@@ -86,7 +86,7 @@ int kc_cull_check_limits(const unsigned int limit[KC_NLIM], char *why,
 	return -ERANGE;
 }
 
-static int kc_statfs(struct kc_fs *fs, struct kmc_statfs *k)
+static int kc_statfs(struct kc_fs *fs, struct kmirror_statfs *k)
 {
 	struct statfs st;
 
@@ -106,7 +106,7 @@ static int kc_statfs(struct kc_fs *fs, struct kmc_statfs *k)
  * then apply to it unchanged: culling above (100 - bcull)% of the cap,
  * down to (100 - brun)%, nothing new cached above (100 - bstop)%.
  */
-static void kc_cap_statfs(struct kc_fs *fs, struct kmc_statfs *k)
+static void kc_cap_statfs(struct kc_fs *fs, struct kmirror_statfs *k)
 {
 	int64_t used = atomic_load(&fs->index->bytes);
 	uint64_t cap = fs->cfg.size_limit;
@@ -142,7 +142,7 @@ int kc_culler_init(struct kc_fs *fs)
 {
 	struct kc_culler *k = calloc(1, sizeof(*k));
 	pthread_condattr_t attr;
-	struct kmc_statfs st;
+	struct kmirror_statfs st;
 	int ret;
 
 	if (!k)
@@ -159,10 +159,10 @@ int kc_culler_init(struct kc_fs *fs)
 	kc_policy_init(&k->cap_policy, fs->cfg.limit);
 	ret = kc_statfs(fs, &st);
 	if (!ret)
-		ret = kmc_cull_bind(&k->policy, &st);
+		ret = kmirror_cull_bind(&k->policy, &st);
 	if (!ret && fs->cfg.size_limit) {
 		kc_cap_statfs(fs, &st);
-		ret = kmc_cull_bind(&k->cap_policy, &st);
+		ret = kmirror_cull_bind(&k->cap_policy, &st);
 	}
 	return ret;
 }
@@ -210,8 +210,8 @@ bool kc_may_cache(struct kc_fs *fs, uint64_t len)
  * The limit the filesystem's culling is for: the blocks while fewer than
  * brun are free, else the inodes (culling goes on until both are).
  */
-static enum kc_cull_why kc_fs_cull_why(const struct kmc_cull *c,
-				       const struct kmc_statfs *st)
+static enum kc_cull_why kc_fs_cull_why(const struct kmirror_cull *c,
+				       const struct kmirror_statfs *st)
 {
 	return st->f_bavail < c->brun || st->f_ffree >= c->frun ?
 	       KC_CULL_BLOCKS : KC_CULL_FILES;
@@ -222,25 +222,28 @@ static bool kc_need_cull(struct kc_fs *fs, enum kc_cull_why *why)
 {
 	struct kc_culler *x = fs->index->culler;
 	unsigned int events;
-	struct kmc_statfs st;
+	struct kmirror_statfs st;
 	bool stop = false;
 	uint64_t want;
 
 	if (!kc_statfs(fs, &st)) {
-		stop = kmc_cull_has_space(&x->policy, &st, 0, 0, 0,
-					  KMC_SPACE_CHECK, &events) < 0;
+		stop = kmirror_cull_has_space(&x->policy, &st, 0, 0, 0,
+					      KMIRROR_SPACE_CHECK,
+					      &events) < 0;
 		*why = kc_fs_cull_why(&x->policy, &st);
 	}
 	if (fs->cfg.size_limit) {
 		kc_cap_statfs(fs, &st);
-		stop |= kmc_cull_has_space(&x->cap_policy, &st, 0, 0, 0,
-					   KMC_SPACE_CHECK, &events) < 0;
+		stop |= kmirror_cull_has_space(&x->cap_policy, &st, 0, 0, 0,
+					       KMIRROR_SPACE_CHECK,
+					       &events) < 0;
 		/* A granule the cap refused: cull until it fits, too. */
 		want = atomic_exchange(&x->cap_want, 0);
 		if (want)
-			kmc_cull_has_space(&x->cap_policy, &st, 0, 0,
-					   want / 4096 + 1, KMC_SPACE_FOR_WRITE,
-					   &events);
+			kmirror_cull_has_space(&x->cap_policy, &st, 0, 0,
+					       want / 4096 + 1,
+					       KMIRROR_SPACE_FOR_WRITE,
+					       &events);
 	}
 	atomic_store(&x->stopped, stop);
 	if (!x->policy.culling && x->cap_policy.culling)

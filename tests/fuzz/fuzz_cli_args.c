@@ -15,6 +15,7 @@
 
 #include "cache_put.h"
 #include "fuzz_cli.h"
+#include "kmc_key.h"
 
 #define ARGS_MAX	8
 

@@ -10,13 +10,13 @@
 #include <stdint.h>
 
 #include "cli.h"
-#include "kmc_key.h"
+#include "kmirror/cache.h"
 
 /* What one put needs, parsed from the command line. */
 struct km_put {
 	const char *dir, *vkey, *file;
-	uint8_t key[KMC_KEY_MAX];
-	char name[KMC_COOKED_MAX + 1];	/* the cooked key */
+	uint8_t key[KMIRROR_CACHE_KEY_MAX];
+	char name[KMIRROR_CACHE_COOKED_MAX + 1];	/* the cooked key */
 	uint8_t aux[KM_AUX_MAX];
 	size_t klen, auxlen;
 };

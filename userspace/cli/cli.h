@@ -24,7 +24,7 @@ struct km_command {
 
 /*
  * Bounds of what the CLI reads (docs/cli.md, "Bounds"); a key's own
- * bounds are fscache's and cachefiles' (core/kmc_key.h, kmc_volume.h).
+ * bounds are fscache's and cachefiles' (kmirror/fscache.h, cache.h).
  */
 #define KM_MESSAGE_MAX	1024		/* bytes of an error message */
 #define KM_LINE_MAX	1024		/* bytes of a stdin key line + NUL */

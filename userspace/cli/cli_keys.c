@@ -6,11 +6,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "cli.h"
-#include "kmc_key.h"
-#include "kmc_volume.h"
+#include "kmirror/cache.h"
+#include "kmirror/fscache.h"
 
 /* 0-15, or -1 (the CLI runs in the C locale: only 0-9, a-f, A-F). */
 static int km_hex_nibble(char c)
@@ -67,9 +68,9 @@ int km_parse_u32_hex(const char *s, uint32_t *out)
 }
 
 /*
- * Parse the cookie key @hex into @key (KMC_KEY_MAX bytes), its length in
- * *@len, and cook it into @name (@size bytes).  The key must be what
- * fscache takes (1 to 252 bytes) and its cooked name a file name
+ * Parse the cookie key @hex into @key (KMIRROR_CACHE_KEY_MAX bytes), its
+ * length in *@len, and cook it into @name (@size bytes).  The key must be
+ * what fscache takes (1 to 252 bytes) and its cooked name a file name
  * cachefiles can make (NAME_MAX bytes at most: lookup_one_len() refuses
  * longer).  KM_EXIT_OK, or the error printed (after @where, e.g.
  * "line 3: ") and KM_EXIT_USAGE.
@@ -77,17 +78,17 @@ int km_parse_u32_hex(const char *s, uint32_t *out)
 int km_parse_cookie_key(const char *where, const char *hex, uint8_t *key,
 			size_t *len, char *name, size_t size)
 {
-	long n = km_parse_hex(hex, key, KMC_KEY_MAX);
+	long n = km_parse_hex(hex, key, KMIRROR_CACHE_KEY_MAX);
 
 	if (n == -EINVAL)
 		return km_error("%s'%s' is not a cookie key: malformed hex (pairs of hex digits)",
 				where, hex);
 	if (n == -E2BIG)
 		return km_error("%scookie key of %zu bytes is too long (cachefiles takes 1 to %d)",
-				where, strlen(hex) / 2, KMC_KEY_MAX);
+				where, strlen(hex) / 2, KMIRROR_CACHE_KEY_MAX);
 	if (!n)
 		return km_error("%sempty cookie key (fscache refuses it)", where);
-	if (kmc_cook_key(key, (unsigned int)n, name, size) < 0)
+	if (kmirror_cache_cook_key(key, (size_t)n, name, size) < 0)
 		return km_error("%scannot cook a key of %ld bytes", where, n);
 	if (strlen(name) > NAME_MAX)
 		return km_error("%scookie key of %ld bytes cooks to a name of %zu bytes, which would exceed NAME_MAX (%d): cachefiles cannot store it",
@@ -103,19 +104,21 @@ int km_parse_cookie_key(const char *where, const char *hex, uint8_t *key,
  */
 int km_check_volume_key(const char *vkey, bool dir)
 {
+	char dir_name[NAME_MAX + 1];
 	size_t len = strlen(vkey);
 	int ret;
 
 	if (!len)
 		return km_error("empty volume key (a netfs names its volume)");
-	if (len > KMC_VOLUME_KEY_MAX)
+	if (len > FSCACHE_VOLUME_KEY_MAX)
 		return km_error("volume key of %zu bytes is too long (fscache takes at most %d)",
-				len, KMC_VOLUME_KEY_MAX);
-	ret = dir ? kmc_volume_key_check_cachefiles(vkey, len) : 0;
+				len, FSCACHE_VOLUME_KEY_MAX);
+	ret = dir ? kmirror_cache_volume_dir(vkey, dir_name,
+					     sizeof(dir_name)) : 0;
 	if (ret == -ENAMETOOLONG)
 		return km_error("volume key of %zu bytes is too long for a cachefiles directory (at most %d)",
-				len, KMC_VOLUME_KEY_CACHEFILES_MAX);
-	if (ret)
+				len, KMIRROR_CACHE_VOLUME_KEY_MAX);
+	if (ret < 0)
 		return km_error("volume key '%s' contains '/': cachefiles cannot name its directory",
 				vkey);
 	return KM_EXIT_OK;

@@ -11,9 +11,7 @@
 
 #include "cache_put.h"
 #include "cli.h"
-#include "kmc_cookie.h"
-#include "kmc_layout.h"
-#include "kmc_volume.h"
+#include "kmirror/cache.h"
 #include "kmirror/fscache.h"
 
 static const char km_cache_put_usage[] =
@@ -71,14 +69,10 @@ static int km_put_data(struct fscache_cookie *c, int fd, int64_t size)
  */
 static void km_put_remove_object(const struct km_put *p)
 {
-	char rel[KMC_OBJECT_PATH_SIZE], path[PATH_MAX];
-	size_t vlen = strlen(p->vkey);
-	u32 vhash, khash;
+	char rel[KMIRROR_CACHE_PATH_SIZE], path[PATH_MAX];
 
-	if (kmc_volume_hash(p->vkey, vlen, &vhash) ||
-	    kmc_cookie_hash(vhash, p->key, p->klen, &khash) ||
-	    kmc_object_path(p->vkey, vlen, khash, p->key, p->klen, rel,
-			    sizeof(rel)) < 0)
+	if (kmirror_cache_object_path(p->vkey, p->key, p->klen, rel,
+				      sizeof(rel)) < 0)
 		return;
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", p->dir, rel) <
 	    sizeof(path))

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "kmc_ceph.h"
+#include "kmirror/ceph.h"
 
 static const char km_ceph_parse_usage[] =
 	"usage: kmirror ceph parse [--strict] SOURCE [-o OPTIONS]...\n"
@@ -43,7 +43,7 @@ static void km_ceph_put(FILE *f, const char *s, size_t len)
 }
 
 /* ": 'text'" (shortened) after an error or warning, if there is text. */
-static void km_ceph_quote(const struct kmc_ceph_span *w, bool is_key)
+static void km_ceph_quote(const struct kmirror_ceph_text *w, bool is_key)
 {
 	size_t len = w->len;
 
@@ -55,67 +55,53 @@ static void km_ceph_quote(const struct kmc_ceph_span *w, bool is_key)
 	fputs(len > KM_CEPH_QUOTE_MAX ? "'..." : "'", stderr);
 }
 
-static int km_ceph_error(const struct kmc_ceph_mount *m)
+static int km_ceph_error(const struct kmirror_ceph *c)
 {
-	fprintf(stderr, "error: %s", kmc_ceph_reason(m->diag.code));
-	km_ceph_quote(&m->diag.where, m->diag.where_is_key);
+	struct kmirror_ceph_text where;
+	bool is_key;
+
+	fprintf(stderr, "error: %s", kmirror_ceph_error(c, &where, &is_key));
+	km_ceph_quote(&where, is_key);
 	fputc('\n', stderr);
 	return KM_EXIT_USAGE;
 }
 
 /* One warning per accidental corner the kernel accepts. */
-static void km_ceph_warn(const struct kmc_ceph_mount *m)
+static void km_ceph_warn(const struct kmirror_ceph *c)
 {
-	enum kmc_ceph_code c;
+	struct kmirror_ceph_text where;
+	const char *why;
+	unsigned int i;
 
-	for (c = KMC_CEPH_S_FIRST; c < KMC_CEPH_CODE_COUNT; c++) {
-		if (!(m->diag.quirks & KMC_CEPH_QUIRK(c)))
-			continue;
+	for (i = 0; (why = kmirror_ceph_quirk(c, i, &where)); i++) {
 		fprintf(stderr, "warning: accepted as Linux 6.1 does, but: %s",
-			kmc_ceph_reason(c));
-		if (c == m->diag.quirk_code)
-			km_ceph_quote(&m->diag.quirk_where, false);
+			why);
+		km_ceph_quote(&where, false);
 		fputc('\n', stderr);
 	}
 }
 
-static void km_ceph_line(const char *key, const char *s, size_t len)
+static void km_ceph_line(const char *key, const struct kmirror_ceph_text *t)
 {
 	printf("%s=", key);
-	if (s)
-		km_ceph_put(stdout, s, len);
+	if (t->ptr)
+		km_ceph_put(stdout, t->ptr, t->len);
 	putchar('\n');
 }
 
-static int km_ceph_print(const struct kmc_ceph_mount *m)
+static int km_ceph_print(const struct kmirror_ceph_mount *m)
 {
-	struct kmc_ceph_span name = kmc_ceph_name(m);
-	const u8 *fsid = kmc_ceph_fsid(m);
-	char addr[KMC_CEPH_ADDR_STR_MAX], fs[KMC_CEPH_FSID_STR_LEN + 1];
-	size_t key_size = KMC_CEPH_VOLUME_BASE_LEN + 2 + m->uniq.len;
-	size_t size = m->path_len + 1 > key_size ? m->path_len + 1 : key_size;
-	char *buf = malloc(size);
 	unsigned int i;
-	int len;
 
-	if (!buf)
-		return km_error("out of memory");
-	printf("syntax=%s\n", m->syntax == KMC_CEPH_SYNTAX_NEW ? "new" : "old");
-	km_ceph_line("name", name.ptr, name.len);
-	if (fsid)
-		kmc_ceph_format_fsid(fsid, fs);
-	km_ceph_line("fsid", fs, fsid ? KMC_CEPH_FSID_STR_LEN : 0);
-	km_ceph_line("fs_name", m->fs_name.ptr, m->fs_name.len);
-	len = kmc_ceph_path(m, buf, m->path_len + 1);
-	km_ceph_line("path", buf, len > 0 ? len : 0);
-	for (i = 0; i < m->num_mon; i++) {
-		len = kmc_ceph_format_addr(&m->mon[i], addr, sizeof(addr));
-		km_ceph_line("mon_addr", addr, len > 0 ? len : 0);
-	}
-	len = fsid ? kmc_ceph_volume_key(fsid, m->uniq.ptr, m->uniq.len, buf,
-					 key_size) : 0;
-	km_ceph_line("volume_key", buf, len > 0 ? len : 0);
-	free(buf);
+	printf("syntax=%s\n",
+	       m->syntax == KMIRROR_CEPH_SYNTAX_NEW ? "new" : "old");
+	km_ceph_line("name", &m->name);
+	km_ceph_line("fsid", &m->fsid);
+	km_ceph_line("fs_name", &m->fs_name);
+	km_ceph_line("path", &m->path);
+	for (i = 0; i < m->num_mon; i++)
+		km_ceph_line("mon_addr", &m->mon_addr[i]);
+	km_ceph_line("volume_key", &m->volume_key);
 	return KM_EXIT_OK;
 }
 
@@ -151,7 +137,7 @@ static int km_ceph_args(int argc, char **argv, struct km_ceph_args *a)
 		if (!dashdash && !strcmp(v, "--")) {
 			dashdash = true;
 		} else if (!dashdash && !strcmp(v, "--strict")) {
-			a->flags |= KMC_CEPH_STRICT;
+			a->flags |= KMIRROR_CEPH_STRICT;
 		} else if (!dashdash && !strncmp(v, "-o", 2)) {
 			v = v[2] ? v + 2 : argv[++i];
 			if (!v)
@@ -181,7 +167,7 @@ static int km_ceph_args(int argc, char **argv, struct km_ceph_args *a)
 static int km_ceph_parse(int argc, char **argv)
 {
 	struct km_ceph_args a = { NULL, NULL, 0 };
-	struct kmc_ceph_mount *m;
+	struct kmirror_ceph *c = NULL;
 	int ret;
 
 	if (argc >= 2 && km_is_help(argv[1])) {
@@ -189,19 +175,20 @@ static int km_ceph_parse(int argc, char **argv)
 		return KM_EXIT_OK;
 	}
 	ret = km_ceph_args(argc, argv, &a);
-	m = malloc(sizeof(*m));
-	if (ret == KM_EXIT_OK && !m)
+	if (ret == KM_EXIT_OK &&
+	    kmirror_ceph_parse(a.source, strlen(a.source), a.opts,
+			       a.opts ? strlen(a.opts) : 0, a.flags, &c) &&
+	    !c)
 		ret = km_error("out of memory");
 	if (ret == KM_EXIT_OK) {
-		if (kmc_ceph_parse(a.source, strlen(a.source), a.opts,
-				   a.opts ? strlen(a.opts) : 0, a.flags, m)) {
-			ret = km_ceph_error(m);
+		if (!kmirror_ceph_mount(c)) {
+			ret = km_ceph_error(c);
 		} else {
-			km_ceph_warn(m);
-			ret = km_ceph_print(m);
+			km_ceph_warn(c);
+			ret = km_ceph_print(kmirror_ceph_mount(c));
 		}
 	}
-	free(m);
+	kmirror_ceph_free(c);
 	free(a.opts);
 	return ret;
 }

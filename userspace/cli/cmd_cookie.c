@@ -3,10 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "kmc_cookie.h"
-#include "kmc_key.h"
-#include "kmc_layout.h"
-#include "kmc_volume.h"
+#include "kmirror/cache.h"
 
 static const char km_cookie_path_usage[] =
 	"usage: kmirror cookie path VOLUME_KEY HEX\n"
@@ -19,13 +16,9 @@ static const char km_cookie_path_usage[] =
 static int km_cookie_path_print(const char *vkey, const uint8_t *key,
 				size_t klen)
 {
-	char path[KMC_OBJECT_PATH_SIZE];
-	uint32_t vhash, khash;
+	char path[KMIRROR_CACHE_PATH_SIZE];
 
-	if (kmc_volume_hash(vkey, strlen(vkey), &vhash) < 0 ||
-	    kmc_cookie_hash(vhash, key, klen, &khash) < 0 ||
-	    kmc_object_path(vkey, strlen(vkey), khash, key,
-			    (unsigned int)klen, path, sizeof(path)) < 0)
+	if (kmirror_cache_object_path(vkey, key, klen, path, sizeof(path)) < 0)
 		return km_error("no cachefiles path for this key");
 	/* The volume key may hold any byte but '/' and NUL: show it safely. */
 	km_put_str(stdout, path);
@@ -35,8 +28,8 @@ static int km_cookie_path_print(const char *vkey, const uint8_t *key,
 
 static int km_cookie_path(int argc, char **argv)
 {
-	char name[KMC_COOKED_MAX + 1];
-	uint8_t key[KMC_KEY_MAX];
+	char name[KMIRROR_CACHE_COOKED_MAX + 1];
+	uint8_t key[KMIRROR_CACHE_KEY_MAX];
 	size_t len;
 	int ret;
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "kmc_hash.h"
+#include "kmirror/fscache.h"
 
 static const char km_hash_usage[] =
 	"usage: kmirror hash [--salt HEX] HEX...\n"
@@ -40,7 +40,7 @@ int km_cmd_hash(int argc, char **argv)
 		if (len < 0)
 			return km_error("malformed hex key '%s' (pairs of hex digits)",
 					argv[i]);
-		printf("%08x\n", kmc_hash(salt, buf, (len + 3) & ~3L));
+		printf("%08x\n", fscache_key_hash(salt, buf, (len + 3) & ~3L));
 	}
 	return KM_EXIT_OK;
 }

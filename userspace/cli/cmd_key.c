@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* kmirror key cook [HEX...] | kmirror key uncook NAME... */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "cli.h"
-#include "kmc_key.h"
+#include "kmirror/cache.h"
 
 /* Print the cooked name of @hex; @where prefixes an error ("line 3: "). */
 static int km_cook_one(const char *where, const char *hex)
 {
-	uint8_t key[KMC_KEY_MAX];
-	char name[KMC_COOKED_MAX + 1];
+	uint8_t key[KMIRROR_CACHE_KEY_MAX];
+	char name[KMIRROR_CACHE_COOKED_MAX + 1];
 	size_t len;
 	int ret;
 
@@ -71,7 +72,7 @@ static int km_key_cook(int argc, char **argv)
 
 static int km_key_uncook(int argc, char **argv)
 {
-	uint8_t key[KMC_UNCOOKED_MAX];
+	uint8_t key[KMIRROR_CACHE_UNCOOKED_MAX];
 	int i, len;
 
 	if (argc >= 2 && km_is_help(argv[1])) {
@@ -87,8 +88,8 @@ static int km_key_uncook(int argc, char **argv)
 		if (strlen(argv[i]) > NAME_MAX)
 			return km_error("a name of %zu bytes is no cachefiles object name (a file name has at most %d)",
 					strlen(argv[i]), NAME_MAX);
-		len = kmc_uncook_key(argv[i], strlen(argv[i]), key,
-				     sizeof(key));
+		len = kmirror_cache_uncook_key(argv[i], strlen(argv[i]), key,
+					       sizeof(key));
 		if (len < 0)
 			return km_error("'%s' is not a cachefiles object name",
 					argv[i]);

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "kmc_volume.h"
+#include "kmirror/fscache.h"
 
 static const char km_volume_hash_usage[] =
 	"usage: kmirror volume hash KEY...\n"
@@ -27,7 +27,8 @@ static int km_volume_hash(int argc, char **argv)
 		ret = km_check_volume_key(argv[i], false);
 		if (ret)
 			return ret;
-		if (kmc_volume_hash(argv[i], strlen(argv[i]), &hash) < 0)
+		if (fscache_volume_key_hash(argv[i], strlen(argv[i]),
+					    &hash) < 0)
 			return km_error("cannot hash volume key '%s'", argv[i]);
 		printf("%08x\n", hash);
 	}

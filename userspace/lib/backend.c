@@ -182,7 +182,7 @@ static int kmf_probe_fs(struct fscache_cache *cache)
 	return 0;
 }
 
-int kmf_backend_open(struct fscache_cache *cache, const char *dir)
+static int kmf_backend_open(struct fscache_cache *cache, const char *dir)
 {
 	int ret;
 
@@ -203,7 +203,7 @@ int kmf_backend_open(struct fscache_cache *cache, const char *dir)
 	return kmf_probe_fs(cache);
 }
 
-void kmf_backend_close(struct fscache_cache *cache)
+static void kmf_backend_close(struct fscache_cache *cache)
 {
 	if (cache->grave_fd >= 0)
 		close(cache->grave_fd);
@@ -297,7 +297,7 @@ static int kmf_open_volume_dir(struct fscache_volume *v, const char *name)
 	return -ESTALE;
 }
 
-int kmf_backend_acquire_volume(struct fscache_volume *v)
+static int kmf_backend_acquire_volume(struct fscache_volume *v)
 {
 	char name[KMC_VOLUME_DIR_SIZE];
 	int fd, ret;
@@ -323,7 +323,8 @@ int kmf_backend_acquire_volume(struct fscache_volume *v)
  * new coherency data is stored (see fscache.h: the 6.1 kernel does
  * neither before the cache is unbound).
  */
-void kmf_backend_free_volume(struct fscache_volume *v, unsigned int flags)
+static void kmf_backend_free_volume(struct fscache_volume *v,
+				    unsigned int flags)
 {
 	char name[KMC_VOLUME_DIR_SIZE];
 	int ret = 0;
@@ -589,7 +590,7 @@ static bool kmf_open_file(struct fscache_cookie *c, struct kmf_object *o,
 	if (!ret && atomic_load(&c->stale_on_disk))
 		ret = -ESTALE;
 	if (ret < 0) {
-		kmf_cookie_lookup_negative(c);
+		c->volume->cache->helpers->lookup_negative(c);
 		close(fd);
 		if (ret != -ESTALE || !kmf_create_file(c, o))
 			return false;
@@ -629,7 +630,7 @@ static bool kmf_look_up_object(struct fscache_cookie *c, struct kmf_object *o)
 	return kmf_open_file(c, o, path);
 
 new_file:
-	kmf_cookie_lookup_negative(c);
+	c->volume->cache->helpers->lookup_negative(c);
 	atomic_store(&c->stale_on_disk, false);
 	return kmf_create_file(c, o);
 }
@@ -653,7 +654,7 @@ static void kmf_adjust_size(struct fscache_cookie *c, struct kmf_file *f)
 }
 
 /* cachefiles_lookup_cookie(). */
-bool kmf_backend_lookup_cookie(struct fscache_cookie *c)
+static bool kmf_backend_lookup_cookie(struct fscache_cookie *c)
 {
 	struct kmf_object *o = kmf_alloc_object(c);
 	struct kmf_file *f;
@@ -664,7 +665,7 @@ bool kmf_backend_lookup_cookie(struct fscache_cookie *c)
 	c->object = o;
 	pthread_mutex_unlock(&c->lock);
 	if (!kmf_look_up_object(c, o)) {
-		kmf_caching_failed(c);
+		c->volume->cache->helpers->caching_failed(c);
 		return false;
 	}
 	f = kmf_object_get_file(o);
@@ -746,7 +747,7 @@ static enum kmc_object_fate kmf_fate(struct fscache_cookie *c,
 	pthread_mutex_lock(&c->lock);
 	fate = kmc_cookie_object_fate(kmf_cookie_flags(c), o->using_tmpfile,
 				      write_xattr, &s);
-	kmf_cookie_step_locked(c, &s);
+	c->volume->cache->helpers->step_locked(c, &s);
 	if (fate == KMC_OBJECT_COMMIT && atomic_load(&c->stale_on_disk)) {
 		fate = o->using_tmpfile ? KMC_OBJECT_DROP_TMPFILE :
 					  KMC_OBJECT_DELETE;
@@ -789,7 +790,7 @@ static void kmf_clean_up_object(struct fscache_cookie *c, struct kmf_object *o)
 }
 
 /* cachefiles_withdraw_cookie(): the object is gone afterwards. */
-void kmf_backend_withdraw_cookie(struct fscache_cookie *c)
+static void kmf_backend_withdraw_cookie(struct fscache_cookie *c)
 {
 	struct kmf_object *o;
 
@@ -810,7 +811,7 @@ void kmf_backend_withdraw_cookie(struct fscache_cookie *c)
  * cachefiles_invalidate_cookie(): a new empty tmpfile replaces the file,
  * I/O resumes, then the old file is buried.
  */
-bool kmf_backend_invalidate_cookie(struct fscache_cookie *c)
+static bool kmf_backend_invalidate_cookie(struct fscache_cookie *c)
 {
 	char tmpname[KMC_GRAVE_NAME_LEN + 1], oldtmp[KMC_GRAVE_NAME_LEN + 1];
 	struct kmf_object *o;
@@ -821,7 +822,7 @@ bool kmf_backend_invalidate_cookie(struct fscache_cookie *c)
 	o = c->object;
 	pthread_mutex_unlock(&c->lock);
 	if (!o || !o->file) {
-		kmf_resume_after_invalidation(c);
+		c->volume->cache->helpers->resume_after_invalidation(c);
 		return true;
 	}
 	new = kmf_create_tmpfile(c, o, tmpname);
@@ -837,7 +838,7 @@ bool kmf_backend_invalidate_cookie(struct fscache_cookie *c)
 	strcpy(o->tmpname, tmpname);
 	pthread_mutex_unlock(&o->lock);
 	kmf_set_flag(c, KMC_CF(NEEDS_UPDATE));
-	kmf_resume_after_invalidation(c);
+	c->volume->cache->helpers->resume_after_invalidation(c);
 
 	if (!old_tmpfile) {
 		kmf_delete_object(c->volume, o, old->fd);
@@ -850,7 +851,7 @@ bool kmf_backend_invalidate_cookie(struct fscache_cookie *c)
 }
 
 /* cachefiles_prepare_to_write(): mark a linked object DIRTY. */
-void kmf_backend_prepare_to_write(struct fscache_cookie *c)
+static void kmf_backend_prepare_to_write(struct fscache_cookie *c)
 {
 	struct kmf_object *o;
 	struct kmf_file *f = NULL;
@@ -891,8 +892,8 @@ failed:
 }
 
 /* cachefiles_resize_cookie(). */
-void kmf_backend_resize_cookie(struct fscache_cookie *c, struct kmf_file *f,
-			       s64 new_size)
+static void kmf_backend_resize_cookie(struct fscache_cookie *c,
+				      struct kmf_file *f, s64 new_size)
 {
 	if (f && new_size < atomic_load(&c->object_size) &&
 	    !kmf_shorten_object(f, new_size))
@@ -903,7 +904,7 @@ void kmf_backend_resize_cookie(struct fscache_cookie *c, struct kmf_file *f,
 }
 
 /* Retiring a cookie never looked up: its object on disk goes too. */
-void kmf_backend_delete_unused(struct fscache_cookie *c)
+static void kmf_backend_delete_unused(struct fscache_cookie *c)
 {
 	char path[KMF_OBJ_PATH_SIZE];
 	struct kmf_object *o;
@@ -917,3 +918,17 @@ void kmf_backend_delete_unused(struct fscache_cookie *c)
 	kmf_bury(c->volume->cache, c->volume->dir_fd, path);
 	kmf_free_object(o);
 }
+
+const struct kmf_cache_ops kmf_cachefiles_ops = {
+	.name			= "cachefiles",
+	.acquire_cache		= kmf_backend_open,
+	.withdraw_cache		= kmf_backend_close,
+	.acquire_volume		= kmf_backend_acquire_volume,
+	.free_volume		= kmf_backend_free_volume,
+	.lookup_cookie		= kmf_backend_lookup_cookie,
+	.withdraw_cookie	= kmf_backend_withdraw_cookie,
+	.invalidate_cookie	= kmf_backend_invalidate_cookie,
+	.prepare_to_write	= kmf_backend_prepare_to_write,
+	.resize_cookie		= kmf_backend_resize_cookie,
+	.delete_unused		= kmf_backend_delete_unused,
+};

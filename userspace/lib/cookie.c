@@ -213,7 +213,7 @@ void kmf_end_cookie_access(struct fscache_cookie *c)
 }
 
 /* fscache_cookie_lookup_negative(). */
-void kmf_cookie_lookup_negative(struct fscache_cookie *c)
+static void kmf_cookie_lookup_negative(struct fscache_cookie *c)
 {
 	struct kmc_cookie_step s;
 
@@ -232,13 +232,20 @@ void kmf_caching_failed(struct fscache_cookie *c)
 }
 
 /* fscache_resume_after_invalidation(). */
-void kmf_resume_after_invalidation(struct fscache_cookie *c)
+static void kmf_resume_after_invalidation(struct fscache_cookie *c)
 {
 	struct kmc_cookie_step s;
 
 	kmf_step_init(&s, KMC_CEV_INVALIDATED, 0, 0, 0);
 	kmf_cookie_step(c, &s);
 }
+
+const struct kmf_fscache_helpers kmf_fscache_helpers = {
+	.lookup_negative		= kmf_cookie_lookup_negative,
+	.caching_failed			= kmf_caching_failed,
+	.resume_after_invalidation	= kmf_resume_after_invalidation,
+	.step_locked			= kmf_cookie_step_locked,
+};
 
 /* wait_var_event(&cookie->state, state != @state). */
 void kmf_wait_state(struct fscache_cookie *c, int state)
@@ -263,7 +270,7 @@ static void kmf_perform_lookup(struct fscache_cookie *c)
 
 	if (volume->dir_fd < 0)
 		r = KMC_LOOKUP_NO_VOLUME;
-	else if (!kmf_backend_lookup_cookie(c))
+	else if (!volume->cache->ops->lookup_cookie(c))
 		r = KMC_LOOKUP_FAILED;
 
 	pthread_mutex_lock(&c->lock);
@@ -279,7 +286,7 @@ static void kmf_perform_lookup(struct fscache_cookie *c)
 /* fscache_perform_invalidation(). */
 static void kmf_perform_invalidation(struct fscache_cookie *c)
 {
-	if (!kmf_backend_invalidate_cookie(c))
+	if (!c->volume->cache->ops->invalidate_cookie(c))
 		kmf_caching_failed(c);
 	kmf_end_cookie_access(c);
 }
@@ -292,9 +299,9 @@ static void kmf_sm_unlocked(struct fscache_cookie *c, unsigned int work)
 	if (work & KMC_CA_PERFORM_INVAL)
 		kmf_perform_invalidation(c);
 	if (work & KMC_CA_PREP_TO_WRITE)
-		kmf_backend_prepare_to_write(c);
+		c->volume->cache->ops->prepare_to_write(c);
 	if (work & KMC_CA_WITHDRAW_OBJECT)
-		kmf_backend_withdraw_cookie(c);
+		c->volume->cache->ops->withdraw_cookie(c);
 }
 
 /* fscache_cookie_state_machine(): steps until the core says stop. */
@@ -441,6 +448,8 @@ struct fscache_cookie *fscache_acquire_cookie(struct fscache_volume *volume,
 		return NULL;
 	}
 	if (kmf_index_add(c, &wait_for)) {
+		if (wait_for)
+			fscache_put_cookie(wait_for);
 		pr_debug("kmirror: Duplicate cookie detected\n");
 		kmf_free_cookie(c);
 		errno = EEXIST;
@@ -466,7 +475,7 @@ static void kmf_retire_uncached(struct fscache_cookie *c)
 
 	if (!(flags & (KMC_CF(HAS_BEEN_CACHED) | KMC_CF(RELINQUISHED))) &&
 	    !atomic_load(&c->n_active))
-		kmf_backend_delete_unused(c);
+		c->volume->cache->ops->delete_unused(c);
 }
 
 void fscache_relinquish_cookie(struct fscache_cookie *c, bool retire)

@@ -138,8 +138,7 @@ int kmf_index_add(struct fscache_cookie *candidate,
 				   kmf_index_match, &k, &candidate->hash_node);
 	kmf_read_unlock();
 	if (node != &candidate->hash_node) {
-		if (k.wait_for)
-			fscache_put_cookie(k.wait_for);
+		*wait_for = k.wait_for;
 		return -EEXIST;
 	}
 	kmf_set_flag(candidate, KMC_CF(IS_HASHED));

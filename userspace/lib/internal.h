@@ -138,6 +138,8 @@ extern __thread unsigned int kmf_shard_idx
 #define KMF_FREE_BATCH		2048
 
 struct fscache_cache {
+	const struct kmf_cache_ops	*ops;		/* the backend */
+	const struct kmf_fscache_helpers *helpers;	/* given to it */
 	int			root_fd;	/* the "dir" */
 	int			store_fd;	/* cache/ */
 	int			grave_fd;	/* graveyard/ */
@@ -367,18 +369,16 @@ void kmf_queue_cookie(struct fscache_cookie *c);
 void kmf_wait_state(struct fscache_cookie *c, int state);
 /* fscache_end_cookie_access(). */
 void kmf_end_cookie_access(struct fscache_cookie *c);
-/* Backend callbacks into fscache (fscache_cookie_lookup_negative() ...). */
-void kmf_cookie_lookup_negative(struct fscache_cookie *c);
+/* fscache_caching_failed(); the backend's helpers are its table below. */
 void kmf_caching_failed(struct fscache_cookie *c);
-void kmf_resume_after_invalidation(struct fscache_cookie *c);
 
 /* The cookie index (cookie_index.c). */
 int kmf_index_init(struct fscache_cache *cache);
 void kmf_index_destroy(struct fscache_cache *cache);
 /*
- * Hash @candidate, or refuse it: 0 (hashed; *@wait_for is a referenced
- * relinquished cookie of the same key to wait for, or NULL), -EEXIST
- * (a live duplicate).
+ * Hash @candidate, or refuse it: 0 (hashed), -EEXIST (a live duplicate).
+ * Either way *@wait_for is a referenced relinquished cookie of the same
+ * key (to wait for, or to put after a refusal), or NULL.
  */
 int kmf_index_add(struct fscache_cookie *candidate,
 		  struct fscache_cookie **wait_for);
@@ -396,21 +396,50 @@ void kmf_index_maybe_resize(struct fscache_cache *cache);
 unsigned int kmf_lru_run(struct fscache_cache *cache, bool force);
 void kmf_lru_drop(struct fscache_cookie *c);
 
+/*
+ * What a backend may call of fscache (the helpers fs/fscache exports to
+ * cachefiles), given to it as a table so that the backend never calls
+ * up into cookie.c by name.  kmf_fscache_helpers (cookie.c) fills it.
+ */
+struct kmf_fscache_helpers {
+	/* fscache_cookie_lookup_negative() */
+	void (*lookup_negative)(struct fscache_cookie *c);
+	/* fscache_caching_failed() */
+	void (*caching_failed)(struct fscache_cookie *c);
+	/* fscache_resume_after_invalidation() */
+	void (*resume_after_invalidation)(struct fscache_cookie *c);
+	/* Apply a core step, cookie lock held (kmf_cookie_step_locked()). */
+	void (*step_locked)(struct fscache_cookie *c,
+			    const struct kmc_cookie_step *s);
+};
+extern const struct kmf_fscache_helpers kmf_fscache_helpers;
+
 /* ---- the cachefiles backend (backend.c) ---------------------------- */
 
-int kmf_backend_open(struct fscache_cache *cache, const char *dir);
-void kmf_backend_close(struct fscache_cache *cache);
-int kmf_backend_acquire_volume(struct fscache_volume *volume);
-void kmf_backend_free_volume(struct fscache_volume *volume,
-			     unsigned int flags);
-bool kmf_backend_lookup_cookie(struct fscache_cookie *cookie);
-void kmf_backend_withdraw_cookie(struct fscache_cookie *cookie);
-bool kmf_backend_invalidate_cookie(struct fscache_cookie *cookie);
-void kmf_backend_prepare_to_write(struct fscache_cookie *cookie);
-void kmf_backend_resize_cookie(struct fscache_cookie *cookie,
-			       struct kmf_file *file, s64 new_size);
-/* Delete the on-disk object of a cookie that was never looked up. */
-void kmf_backend_delete_unused(struct fscache_cookie *cookie);
+/*
+ * struct fscache_cache_ops of include/linux/fscache-cache.h: how cookies,
+ * volumes and the cache handle call down into the backend, which calls
+ * back only through struct kmf_fscache_helpers.
+ */
+struct kmf_cache_ops {
+	const char *name;
+	/* cachefiles_add_cache(): bind the cache at @dir. */
+	int (*acquire_cache)(struct fscache_cache *cache, const char *dir);
+	/* cachefiles_withdraw_cache(). */
+	void (*withdraw_cache)(struct fscache_cache *cache);
+	int (*acquire_volume)(struct fscache_volume *volume);
+	void (*free_volume)(struct fscache_volume *volume, unsigned int flags);
+	bool (*lookup_cookie)(struct fscache_cookie *cookie);
+	void (*withdraw_cookie)(struct fscache_cookie *cookie);
+	bool (*invalidate_cookie)(struct fscache_cookie *cookie);
+	void (*prepare_to_write)(struct fscache_cookie *cookie);
+	void (*resize_cookie)(struct fscache_cookie *cookie,
+			      struct kmf_file *file, s64 new_size);
+	/* Delete the on-disk object of a cookie that was never looked up. */
+	void (*delete_unused)(struct fscache_cookie *cookie);
+};
+extern const struct kmf_cache_ops kmf_cachefiles_ops;
+
 struct kmf_file *kmf_object_get_file(struct kmf_object *object);
 void kmf_fput(struct kmf_file *file);
 

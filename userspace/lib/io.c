@@ -120,6 +120,14 @@ void fscache_end_operation(struct fscache_cache_resources *cres)
 	cres->object = NULL;
 }
 
+/* cachefiles_cres_file(), as a descriptor. */
+int fscache_cres_fd(const struct fscache_cache_resources *cres)
+{
+	const struct kmf_file *f = cres ? cres->object : NULL;
+
+	return f ? f->fd : -1;
+}
+
 /* fscache_wait_for_operation(). */
 static bool kmf_wait_for_operation(struct fscache_cache_resources *cres,
 				   enum kmc_want want)
@@ -320,7 +328,8 @@ void fscache_resize_cookie(struct fscache_cookie *c, int64_t new_size)
 	if (kmf_begin_operation(&cres, c, KMC_WANT_WRITE) == 0) {
 		kmf_stat(c->volume->cache, resizes);
 		kmf_set_flag(c, KMC_CF(NEEDS_UPDATE));
-		kmf_backend_resize_cookie(c, kmf_cres_file(&cres), new_size);
+		c->volume->cache->ops->resize_cookie(c, kmf_cres_file(&cres),
+						     new_size);
 		fscache_end_operation(&cres);
 	} else {
 		kmf_stat(c->volume->cache, resizes_null);

@@ -112,6 +112,47 @@ void kmirror_cache_close(struct kmirror_cache_scan *scan);
 int kmirror_cache_object_path(const char *volume, const void *key,
 			      size_t key_len, char *path, size_t size);
 
+/*
+ * Bounds of the names cachefiles makes.  A cookie key it can store is 1
+ * to KMIRROR_CACHE_KEY_MAX bytes (cachefiles BUG()s past it), its cooked
+ * name at most KMIRROR_CACHE_COOKED_MAX bytes; an uncooked S or T name
+ * gives whole 32-bit words, at most KMIRROR_CACHE_UNCOOKED_MAX bytes.  A
+ * volume key that names a directory is at most
+ * KMIRROR_CACHE_VOLUME_KEY_MAX bytes ("I" + key is a file name).
+ */
+#define KMIRROR_CACHE_KEY_MAX		252
+#define KMIRROR_CACHE_COOKED_MAX	338
+#define KMIRROR_CACHE_UNCOOKED_MAX	252
+#define KMIRROR_CACHE_VOLUME_KEY_MAX	254
+
+/*
+ * cachefiles_cook_key(): the object file name of cookie key @key
+ * (@key_len bytes), bit-identical to fs/cachefiles/key.c, into @name
+ * (NUL-terminated, @size bytes; KMIRROR_CACHE_COOKED_MAX + 1 always
+ * suffices).  Its length; -ENAMETOOLONG for a key cachefiles cannot take,
+ * -ENOSPC if @size is too small.  Bytes of @name past the NUL may be
+ * written too, never past @size.
+ */
+int kmirror_cache_cook_key(const void *key, size_t key_len, char *name,
+			   size_t size);
+/*
+ * The inverse, which the kernel does not have: the key of the object
+ * name @name (@len bytes, no NUL needed) into @key (@size bytes).  Its
+ * length, or -EINVAL for a name cachefiles would never make (cooking the
+ * key again must give back exactly @name) or a key longer than @size.
+ */
+int kmirror_cache_uncook_key(const char *name, size_t len, void *key,
+			     size_t size);
+
+/*
+ * The directory name "I<volume>" cachefiles_acquire_volume() gives the
+ * NUL-terminated volume key @volume, into @name (@size bytes; NAME_MAX +
+ * 1 suffices).  Its length; -EACCES for a '/' in the key (lookup_one_len()
+ * refuses it), -ENAMETOOLONG past KMIRROR_CACHE_VOLUME_KEY_MAX, -ENOSPC
+ * if @size is too small.
+ */
+int kmirror_cache_volume_dir(const char *volume, char *name, size_t size);
+
 /* "no_data", "single", "all", "backfs_map", "dirty" or "?". */
 const char *kmirror_cache_content_name(unsigned int content);
 

@@ -274,6 +274,13 @@ int fscache_begin_read_operation(struct fscache_cache_resources *cres,
 int fscache_begin_write_operation(struct fscache_cache_resources *cres,
 				  struct fscache_cookie *cookie);
 void fscache_end_operation(struct fscache_cache_resources *cres);
+/*
+ * The descriptor of the object file an operation holds (the kernel's
+ * cachefiles_cres_file()), for a netfs that keeps data of its own in the
+ * object's xattrs; -1 if @cres holds none.  Good until
+ * fscache_end_operation(); the caller must not close it.
+ */
+int fscache_cres_fd(const struct fscache_cache_resources *cres);
 
 /*
  * Read up to @len bytes at @start_pos, never past the cookie's object
@@ -301,6 +308,27 @@ ssize_t fscache_write(struct fscache_cache_resources *cres, int64_t start_pos,
 int fscache_query_occupancy(struct fscache_cache_resources *cres,
 			    int64_t start, size_t len, size_t granularity,
 			    int64_t *data_start, size_t *data_len);
+
+/* ---- keys ---------------------------------------------------------- */
+
+/* Longest volume key fscache takes (a length byte holds it). */
+#define FSCACHE_VOLUME_KEY_MAX		255
+
+/*
+ * The index hash, fscache_hash() of fs/fscache/main.c, over @len bytes of
+ * @data taken as little-endian 32-bit words, a trailing partial word
+ * ignored (fscache zero-pads keys to a multiple of 4 first).  Its low
+ * byte names a cookie's fan-out directory: it is on-disk format.
+ */
+uint32_t fscache_key_hash(uint32_t salt, const void *data, size_t len);
+/*
+ * The hash fscache_acquire_volume() gives the volume key @volume_key
+ * (@len bytes, no NUL inside): fscache_hash() salted with 0 over the
+ * buffer [len][key]\0, zero-padded to 4 bytes.  0 and *@hash, -EINVAL
+ * (a NUL in the key), or -ENAMETOOLONG (over FSCACHE_VOLUME_KEY_MAX).
+ */
+int fscache_volume_key_hash(const char *volume_key, size_t len,
+			    uint32_t *hash);
 
 /* ---- statistics (/proc/fs/fscache/stats) --------------------------- */
 
