@@ -5,7 +5,7 @@
  * uses them and they call nothing of ours, which is why they live here
  * and not in the first file that needed them: a lower layer calling up
  * into cache.c or readthrough.c for a clock would tie the layers into a
- * ring (tests/tools/call-cycles.py).
+ * ring (tests/tools/callcycles.py).
  */
 #include <errno.h>
 #include <stdarg.h>

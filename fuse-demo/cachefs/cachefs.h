@@ -39,7 +39,7 @@
  *   sums_file.c   the checksum sidecar's format
  *   crc32c.c      CRC32C, with SSE4.2 where the CPU has it
  *
- * Layers, calls going down only (tests/tools/call-cycles.py shows where
+ * Layers, calls going down only (tests/tools/callcycles.py shows where
  * they do not):
  *   main.c control.c options.c online.c   start, stop, the socket, rounds
  *   ops_*.c                               the FUSE operations

@@ -4,7 +4,7 @@
  * (index_file.c) or by a scan (index_scan.c), with its pins (pins.c) and
  * its culler (cull.c); saved and freed at unmount.  Apart from index.c's
  * table because it calls all of those, and they all call the table: in
- * one file the two made a call cycle (tests/tools/call-cycles.py).
+ * one file the two made a call cycle (tests/tools/callcycles.py).
  */
 #include <stdbool.h>
 

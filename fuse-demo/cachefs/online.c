@@ -5,7 +5,7 @@
  * while offline rechecked at once.  Apart from offline.c because it walks
  * the inode table (inode.c) and rechecks files (cache.c), which both ask
  * offline.c whether the source is offline: in one file, the two halves
- * made a call cycle (tests/tools/call-cycles.py).
+ * made a call cycle (tests/tools/callcycles.py).
  */
 #include <fcntl.h>
 
