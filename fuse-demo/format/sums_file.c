@@ -50,6 +50,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kmirror/cache.h"
+
 #include "bytes.h"
 #include "crc32c.h"
 #include "kmap.h"
@@ -186,16 +188,10 @@ void kc_sums_name_for(const char *volume, const uint8_t *key,
 int kc_sums_name_key(const char *volume, const char *name, uint8_t key[64])
 {
 	const char *hex = strchr(name, '-');
-	size_t len = hex ? strlen(hex + 1) / 2 : 0, i;
+	size_t len = hex ? strlen(hex + 1) / 2 : 0;
 	char again[KC_SUMS_NAME];
-	unsigned int b;
 
-	for (i = 0; hex && len <= 64 && i < len; i++) {
-		if (sscanf(hex + 1 + 2 * i, "%2x", &b) != 1)
-			break;
-		key[i] = b;
-	}
-	if (!len || len > 64 || i < len)
+	if (!len || len > 64 || kmirror_hex2bin(key, hex + 1, len))
 		return -EINVAL;
 	kc_sums_name_for(volume, key, len, again);
 	return strcmp(again, name) ? -ENOENT : (int)len;

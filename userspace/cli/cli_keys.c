@@ -4,7 +4,6 @@
  * each checked against what fscache and cachefiles can hold before any
  * command uses it, so that a refused key never touches a cache.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
@@ -13,14 +12,6 @@
 #include "kmirror/cache.h"
 #include "kmirror/fscache.h"
 
-/* 0-15, or -1 (the CLI runs in the C locale: only 0-9, a-f, A-F). */
-static int km_hex_nibble(char c)
-{
-	if (!isxdigit((unsigned char)c))
-		return -1;
-	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
-
 long km_parse_hex(const char *hex, uint8_t *buf, size_t size)
 {
 	size_t len = strlen(hex), i;
@@ -28,14 +19,11 @@ long km_parse_hex(const char *hex, uint8_t *buf, size_t size)
 	if (len % 2)
 		return -EINVAL;
 	for (i = 0; i < len; i++)
-		if (km_hex_nibble(hex[i]) < 0)
+		if (kmirror_hex_to_bin((unsigned char)hex[i]) < 0)
 			return -EINVAL;
 	if (len / 2 > size)
 		return -E2BIG;
-	for (i = 0; i < len; i += 2)
-		buf[i / 2] = (uint8_t)(km_hex_nibble(hex[i]) << 4 |
-				       km_hex_nibble(hex[i + 1]));
-	return (long)(len / 2);
+	return kmirror_hex2bin(buf, hex, len / 2) ?: (long)(len / 2);
 }
 
 void km_print_hex(FILE *f, const uint8_t *buf, size_t len)
@@ -58,7 +46,7 @@ int km_parse_u32_hex(const char *s, uint32_t *out)
 	if (n < 1 || n > 8)
 		return -1;
 	for (; *s; s++) {
-		d = km_hex_nibble(*s);
+		d = kmirror_hex_to_bin((unsigned char)*s);
 		if (d < 0)
 			return -1;
 		v = v << 4 | (uint32_t)d;

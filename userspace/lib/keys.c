@@ -2,8 +2,9 @@
 /*
  * The public calls over the core's keys and names: fscache's hash and
  * volume key hash (kmirror/fscache.h), cachefiles' cooked object names and
- * volume directories (kmirror/cache.h).  Thin wrappers: the core keeps its
- * kmc_ names to itself.
+ * volume directories, and the hex decoder the core and kcompat use
+ * (kmirror/cache.h).  Thin wrappers: the core keeps its kmc_ names to
+ * itself.
  */
 #include "kcompat.h"
 #include "kmc_hash.h"
@@ -49,4 +50,14 @@ int kmirror_cache_uncook_key(const char *name, size_t len, void *key,
 int kmirror_cache_volume_dir(const char *volume, char *name, size_t size)
 {
 	return kmc_volume_dir_name(volume, strlen(volume), name, size);
+}
+
+int kmirror_hex_to_bin(unsigned char ch)
+{
+	return hex_to_bin(ch);
+}
+
+int kmirror_hex2bin(uint8_t *dst, const char *src, size_t count)
+{
+	return hex2bin(dst, src, count);
 }

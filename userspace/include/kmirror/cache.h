@@ -153,6 +153,15 @@ int kmirror_cache_uncook_key(const char *name, size_t len, void *key,
  */
 int kmirror_cache_volume_dir(const char *volume, char *name, size_t size);
 
+/*
+ * The kernel's hex decoders (lib/hexdump.c), for keys written as hex:
+ * hex_to_bin() gives a hex digit's value or -1; hex2bin() decodes the
+ * 2 * @count digits of @src into @count bytes of @dst, 0 or -EINVAL at the
+ * first non-digit (what it wrote before stays written).
+ */
+int kmirror_hex_to_bin(unsigned char ch);
+int kmirror_hex2bin(uint8_t *dst, const char *src, size_t count);
+
 /* "no_data", "single", "all", "backfs_map", "dirty" or "?". */
 const char *kmirror_cache_content_name(unsigned int content);
 
