@@ -6,7 +6,12 @@
  */
 #include <string.h>
 
-#include "../kcompat.h"
+#include "types.h"
+#include "compiler_types.h"
+#include "kernel.h"
+#include "byteorder.h"
+#include "ctype.h"
+#include "inet.h"
 
 /* The tree's code as it stands; the kernel builds it without this warning. */
 #pragma GCC diagnostic ignored "-Wsign-compare"
