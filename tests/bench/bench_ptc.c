@@ -4,7 +4,7 @@
  * (tests/ptc/ptc_gen: fork/COW, page cache, THP, DAX PUDs), in one run:
  *
  *   kernel   the 6.1 tree's page_table_check_set()/clear(), compiled from
- *            the unpacked tree under tests/ptc/shim (page_ext walk with
+ *            the unpacked tree under tests/kernel-shim (page_ext walk with
  *            the runtime page_ext_size stride, as in the kernel)
  *   core     the page_ext of the first page and the core's kmc_ptc_*_run()
  *            over the entries page_ext_size apart: the shape of the
