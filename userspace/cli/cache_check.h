@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* kmirror cache check: the scrub (cmd_cache_check.c), its repairs
- * (cache_check_repair.c). */
+/*
+ * kmirror cache check: the scrub (cmd_cache_check.c) calls down into its
+ * repairs and report lines (cache_check_repair.c), never the other way.
+ */
 #ifndef KMIRROR_CACHE_CHECK_H
 #define KMIRROR_CACHE_CHECK_H
 

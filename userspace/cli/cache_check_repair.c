@@ -15,6 +15,7 @@
  * seal removed), and a sidecar that does not parse or is stale goes too.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,22 @@
 #include <unistd.h>
 
 #include "cache_check.h"
+#include "cli.h"
+
+/* Below the scrub (cmd_cache_check.c), which reports with it too. */
+void km_chk_line(struct km_check *c, const char *path, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	km_progress_clear(&c->prog);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	km_put_str(stdout, path);
+	printf(": %s\n", msg);
+	fflush(stdout);
+}
 
 /* Evict through the daemon; the reply says why not. */
 static bool km_chk_evict(struct km_check *c, const char *path,

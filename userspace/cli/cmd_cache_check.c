@@ -23,7 +23,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,20 +321,6 @@ int km_finding_add(struct km_finding *f, uint64_t g)
 	}
 	f->bad[f->nbad++] = g;
 	return 0;
-}
-
-void km_chk_line(struct km_check *c, const char *path, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	km_progress_clear(&c->prog);
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	km_put_str(stdout, path);
-	printf(": %s\n", msg);
-	fflush(stdout);
 }
 
 /* Is DIR mounted?  Its daemon answers on the control socket. */
