@@ -82,7 +82,8 @@ static void sb_put(struct kunit *test, struct sbuf *sb, const char *s,
 		   size_t n)
 {
 	KUNIT_ASSERT_LE(test, sb->len + n, sb->size);
-	memcpy(sb->p + sb->len, s, n);
+	if (n)	/* an empty span's pointer may be NULL */
+		memcpy(sb->p + sb->len, s, n);
 	sb->len += n;
 	sb->p[sb->len] = '\0';
 }
