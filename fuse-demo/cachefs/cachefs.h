@@ -55,13 +55,13 @@
  *   base.c objfd.c, ../format             leaves; the on-disk formats
  * Where a lower layer must reach an upper one, it calls through pointers
  * the upper one set, as fscache's cache ops do: struct kc_cull_ops (the
- * culler culls held files and runs the housekeeper's chores through it)
- * and kc_index.kick (new data wakes the culler).  Still against the grain:
- * notify.c, meta.c, fillbehind.c and readthrough.c pin inodes and read
- * their attributes (inode.c), cache.c asks inode.c for an fd and
- * readthrough.c cache.c whether a check is due, fillbehind.c's worker
- * runs readthrough.c's fills; index.c asks pins.c whether a new entry is
- * pinned.
+ * culler culls held files and runs the housekeeper's chores through it),
+ * kc_index.kick (new data wakes the culler) and kc_index.pinned (a new
+ * entry asks the pins).  Still against the grain: notify.c, meta.c,
+ * fillbehind.c and readthrough.c pin inodes and read their attributes
+ * (inode.c), cache.c asks inode.c for an fd and readthrough.c cache.c
+ * whether a check is due, fillbehind.c's worker runs readthrough.c's
+ * fills.
  *
  * Lock order (outer first): kc_icache.io (rwlock) -> kc_icache.lock ->
  * index lock -> inode table lock.  No libkmirror call is made with the

@@ -158,7 +158,7 @@ struct kc_obj *kc_obj_add_locked(struct kc_index *x, unsigned int vol,
 	if (ext)
 		o->ext = ext;
 	memcpy(ext ? ext : o->key, key, len);
-	if (kc_pinned_locked(x, vol, key, len))
+	if (x->pinned && x->pinned(x, vol, key, len))
 		o->flags |= KC_OBJ_PINNED;
 	kc_slot_put(x, o);
 	x->n++;

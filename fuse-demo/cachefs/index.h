@@ -87,6 +87,10 @@ struct kc_index {
 	struct kc_culler	*culler;	/* cull.c */
 	void			(*kick)(struct kc_fs *fs); /* cull.c's */
 	struct kc_pins		*pins;		/* pins.c */
+	/* pins.c's: is a new entry pinned?  (The index sits below pins.c.) */
+	bool			(*pinned)(const struct kc_index *x,
+					  unsigned int vol, const uint8_t *key,
+					  size_t len);
 };
 
 static inline struct kc_obj *kc_obj_at(const struct kc_index *x, uint32_t id)

@@ -13,7 +13,8 @@
  * (control.c: `kmirror cache pins`, `unpin --gone`).
  *
  * The index entry of a pinned object carries KC_OBJ_PINNED, set when the
- * entry is made (kc_obj_add_locked() asks kc_pinned_locked()) and when a
+ * entry is made (kc_obj_add_locked() asks kc_pinned_locked() through
+ * kc_index.pinned, as the index sits below this file) and when a
  * pin is added; the culler passes such entries by.  The set lives under
  * the index lock; pins_lock orders whole changes (set and file) and is
  * taken first.
@@ -311,6 +312,7 @@ int kc_pins_load(struct kc_fs *fs)
 	if (!s)
 		return -ENOMEM;
 	fs->index->pins = s;
+	fs->index->pinned = kc_pinned_locked;
 	ret = kc_pins_read(fs, &buf, &len);
 	if (!ret)
 		ret = kc_pins_parse(s, buf, len);
@@ -328,6 +330,7 @@ int kc_pins_load(struct kc_fs *fs)
 
 void kc_pins_free(struct kc_index *x)
 {
+	x->pinned = NULL;
 	kc_pins_destroy(x->pins);
 	x->pins = NULL;
 }
