@@ -13,6 +13,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from callcycles import sccs as strong_components  # noqa: E402
+
 SEARCH = ['core', 'userspace', 'userspace/include', 'userspace/lib',
           'kernel', 'kernel/kunit', 'fuse-demo/cachefs', 'fuse-demo/format']
 INC = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
@@ -50,43 +53,11 @@ def graph(root):
     return g
 
 
-def sccs(g):
-    """Tarjan's strongly connected components of more than one node."""
-    index, low, stack, on, out = {}, {}, [], set(), []
-
-    def visit(v):
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on.add(v)
-        for w in sorted(g[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                out.append(sorted(comp))
-
-    sys.setrecursionlimit(10000)
-    for v in sorted(g):
-        if v not in index:
-            visit(v)
-    return out
-
-
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, '..', '..')
     g = graph(root)
-    files = sccs(g)
+    files = [c for c in strong_components(g, g) if len(c) > 1]
     dg = {}
     for a, bs in g.items():
         dg.setdefault(os.path.dirname(a), set())
@@ -94,7 +65,7 @@ def main():
             if os.path.dirname(b) != os.path.dirname(a):
                 dg[os.path.dirname(a)].add(os.path.dirname(b))
                 dg.setdefault(os.path.dirname(b), set())
-    dirs = sccs(dg)
+    dirs = [c for c in strong_components(dg, dg) if len(c) > 1]
     print('include cycles among files: %d' % len(files))
     for c in files:
         print('  ' + ' '.join(c))
