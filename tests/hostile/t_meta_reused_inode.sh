@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Bug: the metadata store (-o meta_timeout) named a directory's file by
+# its (volume, dev, ino) alone.  Once a private source directory was
+# removed and a new public one got its inode number, a remount served
+# the old directory's names, sizes and owners as the new one's, to any
+# user.  Now a stored directory is served only while the source's
+# directory is the one it was learnt from: same birth time (where the
+# source gives one), ctime and mtime, under the same parent and name.
+# The source is a loop-mounted ext4, which hands a freed inode number to
+# the next directory made in the same group; the second user is nobody.
+# Both a remount and one mount whose source changes behind its back are
+# tried.
+# shellcheck source=tests/fuse/lib.sh
+. "$(dirname "$0")/../fuse/lib.sh"
+need_root "a loop-mounted ext4, another user"
+command -v setpriv >/dev/null || skip "setpriv missing (Debian: util-linux)"
+# One block group (4 KiB blocks, 32 MiB): a freed number is reused first.
+mount_loop_ext4 "$T/src" 32M -I 256 -b 4096 ||
+	skip "cannot make a loop-mounted ext4 (mkfs.ext4, loop device)"
+
+src=$T/src mnt=$T/mnt cache=$T/cache
+opts=allow_other,no_xattr,attr_timeout=0,entry_timeout=0
+opts=$opts,meta_timeout=1h,negative_timeout=1h
+chmod 0711 "$T"
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
+
+# secret DIR: a private directory of root's with named files in it.
+secret() {
+	mkdir -m 0700 "$1"
+	echo "the plan" >"$1/plan-$2"
+	head -c 4321 /dev/zero >"$1/payroll-$2"
+}
+
+# reuse OLD NEW: remove OLD, make NEW with OLD's inode number: up to 64
+# directories are made, 50 ms apart (the number is free once the daemon
+# closed its descriptor of OLD), the one that got it kept.  SKIP if none.
+reuse() {
+	local ino i j
+	ino=$(stat -c %i "$1")
+	rm -rf "$1"
+	for ((i = 0; i < 64; i++)); do
+		mkdir -m 0755 "$2.$i"
+		[ "$(stat -c %i "$2.$i")" = "$ino" ] && break
+		sleep 0.05
+	done
+	[ "$i" -lt 64 ] ||
+		skip "ext4 gave inode $ino to none of 64 new directories"
+	for ((j = 0; j < i; j++)); do
+		rmdir "$2.$j"
+	done
+	mv "$2.$i" "$2"
+	echo "public" >"$2/readme"
+	say "$2 has inode $ino, as $1 had"
+}
+
+# only_new WHAT DIR: nobody lists DIR through the mount and sees its
+# names on the source, and no name of the removed directory.
+only_new() {
+	local d=$2
+	as_nobody ls -la "$mnt/$d" >"$T/ls" 2>&1 ||
+		fail "$1: nobody cannot list $d: $(cat "$T/ls")"
+	if grep -E 'plan|payroll' "$T/ls"; then
+		fail "$1: nobody sees the removed private directory's names in $d"
+	fi
+	grep -q readme "$T/ls" || fail "$1: $d lacks its own name: $(cat "$T/ls")"
+	as_nobody stat "$mnt/$d/payroll-$3" >"$T/stat" 2>&1 &&
+		fail "$1: nobody stats the removed $d/payroll-$3: $(cat "$T/stat")"
+	grep -q "No such file" "$T/stat" || fail "$1: $(cat "$T/stat")"
+	ls "$mnt/$d" >"$T/ls"
+	grep -E 'plan|payroll' "$T/ls" &&
+		fail "$1: root sees the removed directory's names in $d"
+	ok "$1: another user sees only the new directory's names"
+}
+
+mkdir -m 0755 "$src/pub"
+secret "$src/secret" a
+cfs_mount "$src" "$mnt" "$cache" "$opts"
+ls -la "$mnt/secret" >/dev/null	# stored
+as_nobody ls "$mnt/secret" >/dev/null 2>&1 && fail "nobody lists secret"
+cfs_umount "$mnt"
+reuse "$src/secret" "$src/pub/d1"
+cfs_mount "$src" "$mnt" "$cache" "$opts"
+only_new "after a remount" pub/d1 a
+
+# The same within one mount, once the kernel forgot the old directory
+# (the daemon held it open: its number was not free before).
+secret "$src/pub/hidden" b
+ls -la "$mnt/pub/hidden" >/dev/null
+mv "$src/pub/hidden" "$src/pub/hidden.gone"
+stat "$mnt/pub/hidden" >/dev/null 2>&1 && fail "hidden still there"
+echo 2 >/proc/sys/vm/drop_caches	# unused dentries and inodes
+reuse "$src/pub/hidden.gone" "$src/pub/hidden"
+only_new "behind a mount's back" pub/hidden b
+only_new "behind a mount's back" pub/d2 b
+cfs_umount "$mnt"
