@@ -55,11 +55,13 @@ struct kc_call {
 	size_t		len;
 	off_t		off;
 	struct stat	st;
+	struct timespec	btime;		/* KC_CALL_FSTATAT, with @born */
 	struct statvfs	vfs;
 	struct kc_who	who;
 	ssize_t		ret;
 	int		err;
 	bool		done, abandoned, detached, probe;
+	bool		born;		/* the birth time is asked too */
 	bool		quiet;		/* its failure is not the source's */
 	pthread_cond_t	cond;
 };
@@ -69,7 +71,9 @@ static void kc_call_do(struct kc_call *c)
 {
 	switch (c->op) {
 	case KC_CALL_FSTATAT:
-		c->ret = fstatat(c->fd, c->name, &c->st, c->flags);
+		c->ret = c->born ? kc_fstatat_born(c->fd, c->name, &c->st,
+						   &c->btime, c->flags) :
+				   fstatat(c->fd, c->name, &c->st, c->flags);
 		break;
 	case KC_CALL_OPENAT:
 		c->ret = openat(c->fd, c->name, c->flags, c->mode);
@@ -302,6 +306,7 @@ static ssize_t kc_call(struct kc_fs *fs, struct kc_call *a)
 		a->ret = c->ret;
 		a->err = c->err;
 		a->st = c->st;
+		a->btime = c->btime;
 		a->vfs = c->vfs;
 		if (c->ret > 0 && a->buf)
 			memcpy(a->buf, c->buf, (size_t)c->ret < a->len ?
@@ -314,16 +319,37 @@ static ssize_t kc_call(struct kc_fs *fs, struct kc_call *a)
 	return a->ret;
 }
 
-int kc_src_fstatat(struct kc_fs *fs, int dirfd, const char *name,
-		   struct stat *st, int flags)
+static int kc_src_stat(struct kc_fs *fs, int dirfd, const char *name,
+		       struct stat *st, struct timespec *btime, int flags)
 {
 	struct kc_call a = { .op = KC_CALL_FSTATAT, .fd = dirfd,
-			     .name = name, .flags = flags };
+			     .name = name, .flags = flags, .born = !!btime };
 	int ret = kc_call(fs, &a);
 
 	if (!ret)
 		*st = a.st;
+	if (btime)
+		*btime = a.btime;
 	return ret;
+}
+
+int kc_src_fstatat(struct kc_fs *fs, int dirfd, const char *name,
+		   struct stat *st, int flags)
+{
+	return kc_src_stat(fs, dirfd, name, st, NULL, flags);
+}
+
+/*
+ * kc_src_fstatat(), and the birth time into *@btime where the metadata
+ * store checks it (meta.c): one statx() instead of the fstatat(), no
+ * call more.  Without a store, or where the source keeps none, {0, 0}.
+ */
+int kc_src_fstatat_born(struct kc_fs *fs, int dirfd, const char *name,
+			struct stat *st, struct timespec *btime, int flags)
+{
+	*btime = (struct timespec){ 0 };
+	return kc_src_stat(fs, dirfd, name, st, fs->meta ? btime : NULL,
+			   flags);
 }
 
 int kc_src_openat(struct kc_fs *fs, int dirfd, const char *name, int flags,
