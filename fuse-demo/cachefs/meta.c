@@ -18,6 +18,18 @@
  * Times are CLOCK_REALTIME, as they must outlive the process; an answer
  * learnt "in the future" (the clock was set back) is not trusted.
  *
+ * A directory's file is found by its (dev, ino), and a number freed is
+ * given to the next directory made: so its names are served only for
+ * the directory they were learnt of (struct kc_mid: birth time, ctime,
+ * mtime, parent and name), checked against what the daemon knows of the
+ * inode at every use (kc_mdir_check()) and as soon as the source gives
+ * its attributes (kc_meta_dir_learnt()).  That knowledge is the source's
+ * own for the root (asked at mount) and, for a caller other than root,
+ * for the directory asked (kc_inode_attr_for()); else it comes down the
+ * chain of stored directories, each checked.  A mismatch drops the
+ * names.  A change through the mount sets kc_mdir.adopt: the times the
+ * source gives next are the directory's own.
+ *
  * Directories are read into memory at their first use, under one lock,
  * and written back (a temporary file renamed over the old) by the
  * housekeeper once a second and at unmount.  Those not used since the

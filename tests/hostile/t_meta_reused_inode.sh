@@ -11,7 +11,8 @@
 # The source is a loop-mounted ext4, which hands a freed inode number to
 # the next directory made in the same group; the second user is nobody.
 # Both a remount and one mount whose source changes behind its back are
-# tried.
+# tried, and a file of the store's first format (which did not record
+# which directory it was of) is removed, not served.
 # shellcheck source=tests/fuse/lib.sh
 . "$(dirname "$0")/../fuse/lib.sh"
 need_root "a loop-mounted ext4, another user"
@@ -93,3 +94,38 @@ echo 2 >/proc/sys/vm/drop_caches	# unused dentries and inodes
 reuse "$src/pub/hidden.gone" "$src/pub/hidden"
 only_new "behind a mount's back" pub/hidden b
 cfs_umount "$mnt"
+
+# A file of the first format (no record of which directory it was of),
+# listing pub/d1 with a name it never had: removed, never served.
+ino=$(stat -c %i "$src/pub/d1")
+python3 - "$cache/kmirror-meta" "$ino" <<'PY'
+import os, struct, sys, time
+d, ino = sys.argv[1], int(sys.argv[2])
+def crc32c(b):
+    c = 0xffffffff
+    for x in b:
+        c ^= x
+        for _ in range(8):
+            c = (c >> 1) ^ (0x82f63b78 & -(c & 1))
+    return c ^ 0xffffffff
+f = sorted(os.listdir(d))[0]
+raw = open(os.path.join(d, f), "rb").read()
+vol = raw[17:17 + struct.unpack_from("<H", raw, 15)[0]]
+now = time.time_ns()
+b = b"kmirror-meta 1\n" + struct.pack("<H", len(vol)) + vol
+b += struct.pack("<QQqI", 0, ino, now, 1)
+b += bytes([len(b"payroll-v1")]) + b"payroll-v1" + struct.pack("<BBqQ", 0, 8, now, 99)
+b += struct.pack("<I", crc32c(b))
+name = "%s-%016x-%016x" % (f[:8], 0, ino)
+open(os.path.join(d, name), "wb").write(b)
+PY
+cfs_mount "$src" "$mnt" "$cache" "$opts"
+as_nobody ls "$mnt/pub/d1" >"$T/ls" || fail "nobody cannot list pub/d1"
+grep -q payroll-v1 "$T/ls" && fail "a first-format file was served"
+ls "$mnt/pub/d1" | grep -q payroll-v1 && fail "a first-format file was served to root"
+cfs_umount "$mnt"
+grep -q "damaged" "$T/daemon.$NMOUNT.log" &&
+	fail "a first-format file was taken as damaged: $(cat "$T/daemon.$NMOUNT.log")"
+find "$cache/kmirror-meta" -name '*.bad' | grep -q . && fail "a file was set aside"
+grep -l "^kmirror-meta 1" "$cache"/kmirror-meta/* && fail "a first-format file is left"
+ok "a file of the first format is removed, not served"
