@@ -17,6 +17,7 @@
 . "$(dirname "$0")/../fuse/lib.sh"
 need_root "a loop-mounted ext4, another user"
 command -v setpriv >/dev/null || skip "setpriv missing (Debian: util-linux)"
+command -v python3 >/dev/null || skip "python3 missing (writes an old store file)"
 # One block group (4 KiB blocks, 32 MiB): a freed number is reused first.
 mount_loop_ext4 "$T/src" 32M -I 256 -b 4096 ||
 	skip "cannot make a loop-mounted ext4 (mkfs.ext4, loop device)"
@@ -56,8 +57,9 @@ reuse() {
 	say "$2 has inode $ino, as $1 had"
 }
 
-# only_new WHAT DIR: nobody lists DIR through the mount and sees its
-# names on the source, and no name of the removed directory.
+# only_new WHAT DIR TAG: nobody lists DIR through the mount and sees
+# its names on the source, and no name of the removed directory (made
+# by secret ... TAG), nor looks one up; root neither.
 only_new() {
 	local d=$2
 	as_nobody ls -la "$mnt/$d" >"$T/ls" 2>&1 ||
@@ -122,7 +124,8 @@ PY
 cfs_mount "$src" "$mnt" "$cache" "$opts"
 as_nobody ls "$mnt/pub/d1" >"$T/ls" || fail "nobody cannot list pub/d1"
 grep -q payroll-v1 "$T/ls" && fail "a first-format file was served"
-ls "$mnt/pub/d1" | grep -q payroll-v1 && fail "a first-format file was served to root"
+ls "$mnt/pub/d1" >"$T/ls"
+grep -q payroll-v1 "$T/ls" && fail "a first-format file was served to root"
 cfs_umount "$mnt"
 grep -q "damaged" "$T/daemon.$NMOUNT.log" &&
 	fail "a first-format file was taken as damaged: $(cat "$T/daemon.$NMOUNT.log")"
