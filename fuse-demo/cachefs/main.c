@@ -423,14 +423,15 @@ static int kc_mount(struct kc_fs *fs, struct fuse_args *args)
 	/* A daemon wanting the cache tells our mount by its device. */
 	if (kc_fuse_mounted(fs->cfg.mountpoint, "", dev))
 		kc_lock_record(fs, dev);
-	/* The fill-behind queue first: the housekeeper's statistics ask it. */
-	if (kc_behind_start(fs) || kc_housekeeper_start(fs) ||
-	    kc_notifier_start(fs)) {
+	/* The fill queues first: the housekeeper's statistics ask them. */
+	if (kc_behind_start(fs) || kc_settle_start(fs) ||
+	    kc_housekeeper_start(fs) || kc_notifier_start(fs)) {
 		fuse_session_unmount(fs->se);
 		fuse_remove_signal_handlers(fs->se);
 		kc_control_stop(fs);
 		kc_housekeeper_stop(fs);
 		kc_notifier_stop(fs);
+		kc_settle_stop(fs);
 		kc_behind_stop(fs);
 		return kc_fail("cannot start the housekeeper threads");
 	}
@@ -467,6 +468,7 @@ static void kc_teardown(struct kc_fs *fs, bool mounted)
 		kc_control_stop(fs);
 		kc_housekeeper_stop(fs);
 		kc_notifier_stop(fs);
+		kc_settle_stop(fs);	/* drops what waits */
 		kc_behind_stop(fs);	/* stores what is queued */
 	}
 	if (fs->se)
