@@ -4,7 +4,8 @@
 # A second daemon on a cache directory that a mounted daemon holds is
 # refused at once with one line naming the holder, whatever the holder's
 # -o fsname= (fstab lines and test harnesses set one: libfuse then mounts
-# type "fuse", not "fuse.kmirror-cachefs").  Waiting is only for a holder
+# type "fuse", not "fuse.kmirror-cachefs"; `mount -o remount,ro` on such
+# a mount runs a second daemon).  Waiting is only for a holder
 # whose mount is already gone (it is sealing maps): once it exits, the
 # next daemon mounts.
 # shellcheck source=tests/fuse/lib.sh
@@ -41,6 +42,28 @@ refused_quickly "busy_cache_fsname" "fsname=kmtest-second"
 refused_quickly "busy_cache_fsname_subtype" "subtype=other"
 tm cmp "$src/hello" "$mnt/hello" || fail "the holder's mount broke"
 cfs_umount "$mnt"
+
+# An fstab-style mount (type fuse, fsname "PROGRAM#SOURCE"): mount(8)'s
+# "-o remount,ro" runs a second daemon through mount.fuse3, which must be
+# refused at once too.
+if [ "$(id -u)" = 0 ] && command -v mount.fuse3 >/dev/null; then
+	cfs_mount "$src" "$mnt" "$cache" "fsname=$KMIRROR_CACHEFS#$src"
+	t0=$(date +%s%N)
+	rc=0
+	timeout -k 5 $((quick * 4)) mount -o "remount,ro,cache=$cache" "$mnt" \
+		2>"$T/err" || rc=$?
+	took=$((($(date +%s%N) - t0) / 1000000))
+	if [ "$rc" = 124 ] || [ "$took" -ge $((quick * 1000)) ]; then
+		fail "mount -o remount,ro took $took ms (exit $rc)"
+	fi
+	grep -q "in use by another" "$T/err" ||
+		fail "mount -o remount,ro: $(cat "$T/err")"
+	tm cmp "$src/hello" "$mnt/hello" || fail "the holder's mount broke"
+	cfs_umount "$mnt"
+	ok "busy_cache_remount: refused in $took ms: $(cat "$T/err")"
+else
+	say "busy_cache_remount: needs root and mount.fuse3, not run"
+fi
 
 cfs_mount "$src" "$T/mnt2" "$cache" "fsname=kmtest-second"
 tm cmp "$src/hello" "$T/mnt2/hello" || fail "mount after the holder left"
