@@ -589,7 +589,8 @@ ssize_t kc_source_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 ssize_t kc_cache_read(struct kc_fs *fs, struct kc_inode *in, int fd,
 		      char *buf, size_t size, off_t off);
 int kc_cache_prefill(struct kc_fs *fs, struct kc_inode *in, int fd,
-		     const struct kc_attr *id, off_t lo, off_t hi);
+		     const struct kc_attr *id, off_t lo, off_t hi,
+		     const atomic_bool *stop);
 
 /* fillbehind.c */
 struct kc_job {
@@ -616,7 +617,6 @@ void kc_fill_job(struct kc_fs *fs, struct kc_job *job);
 /* settle.c */
 int kc_settle_start(struct kc_fs *fs);
 void kc_settle_stop(struct kc_fs *fs);
-bool kc_settle_stopping(struct kc_fs *fs);
 void kc_settle_note(struct kc_fs *fs, struct kc_inode *in, int fd,
 		    const struct kc_attr *id, off_t lo, off_t hi);
 

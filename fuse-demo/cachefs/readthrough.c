@@ -785,12 +785,13 @@ static int kc_prefill_piece(struct kc_rd *r, const struct kc_attr *id,
 /*
  * settle.c, holding a use of @in's cookie: read [@lo, @hi) of @in through
  * the cache, @fd open on the source, so that what is absent is fetched
- * and stored, as long as the cache holds the version @id of the file.
- * Counted in no read statistics (no reader asked).  0 if every fill was
- * kept, -EAGAIN if not, or a negative errno.
+ * and stored, as long as the cache holds the version @id of the file and
+ * *@stop is false.  Counted in no read statistics (no reader asked).  0 if
+ * every fill was kept, -EAGAIN if not, or a negative errno.
  */
 int kc_cache_prefill(struct kc_fs *fs, struct kc_inode *in, int fd,
-		     const struct kc_attr *id, off_t lo, off_t hi)
+		     const struct kc_attr *id, off_t lo, off_t hi,
+		     const atomic_bool *stop)
 {
 	struct kc_rd r = { .fs = fs, .in = in, .ic = atomic_load(&in->ic),
 			   .fd = fd, .settling = true };
@@ -800,7 +801,7 @@ int kc_cache_prefill(struct kc_fs *fs, struct kc_inode *in, int fd,
 	if (!r.buf || !r.ic)
 		return -ENOMEM;
 	while (!ret && lo < hi) {
-		if (kc_settle_stopping(fs))
+		if (atomic_load(stop))
 			return -EAGAIN;
 		ret = kc_prefill_piece(&r, id, &lo, hi);
 	}

@@ -148,7 +148,7 @@ static bool kc_settle_run(struct kc_fs *fs, struct kc_settle_ent *e)
 	}
 	if (!wait && kc_cache_use_known(fs, e->in, &e->id)) {
 		filled = !kc_cache_prefill(fs, e->in, e->fd, &e->id, e->lo,
-					   e->hi);
+					   e->hi, &fs->settle.stopping);
 		kc_cache_release(fs, e->in);
 	}
 	kc_count(fs, settle_filled, filled);
@@ -240,12 +240,6 @@ int kc_settle_start(struct kc_fs *fs)
 		return -1;
 	q->started = true;
 	return 0;
-}
-
-/* Is the queue stopping (a fill in progress gives up)? */
-bool kc_settle_stopping(struct kc_fs *fs)
-{
-	return atomic_load(&fs->settle.stopping);
 }
 
 /* End the thread (a fill in progress stops early), drop what waits. */
