@@ -247,6 +247,13 @@ int kmirror_cachedir_mkdir(int dirfd, const char *path, bool *made)
 	return ret;
 }
 
+bool kmirror_cachedir_refused(int err)
+{
+	return err == -ELOOP || err == -EINVAL || err == -ENOTDIR ||
+	       err == -ENOTSOCK || err == -EMLINK || err == -EPERM ||
+	       err == -EXDEV;
+}
+
 const char *kmirror_cachedir_strerror(int err)
 {
 	switch (err) {

@@ -154,6 +154,12 @@ int kmirror_cachedir_sockaddr(int dirfd, const char *name,
  */
 int kmirror_cachedir_connect(int dirfd, const char *name);
 
+/*
+ * Was @err one of the checks' refusals (something planted or not ours
+ * stands at the name), rather than a failure of the system?
+ */
+bool kmirror_cachedir_refused(int err);
+
 /* Words for the errors above; strerror() for the others. */
 const char *kmirror_cachedir_strerror(int err);
 
