@@ -162,12 +162,12 @@ static int kc_open_cache_dir(struct kc_fs *fs)
 {
 	const char *dir = fs->cfg.cache_dir;
 
-	fs->cache_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fs->cache_fd < 0 && errno == ENOENT)
+	fs->cache_fd = kmirror_cachedir_root(dir);
+	if (fs->cache_fd == -ENOENT)
 		return kc_fail("cache directory '%s' does not exist", dir);
 	if (fs->cache_fd < 0)
 		return kc_fail("cannot open cache directory '%s': %s", dir,
-			       strerror(errno));
+			       strerror(-fs->cache_fd));
 	return kc_check_dirs(fs);
 }
 
@@ -265,10 +265,12 @@ static int kc_lock_cache(struct kc_fs *fs)
 	char info[PATH_MAX + 64];
 	int len;
 
-	fs->lock_fd = kc_open_own(fs, KC_LOCK_FILE, O_RDWR | O_CREAT);
+	fs->lock_fd = kmirror_cachedir_open(fs->cache_fd, KC_LOCK_FILE,
+					    O_RDWR | O_CREAT);
 	if (fs->lock_fd < 0)
 		return kc_fail("cannot use %s/%s: %s", fs->cfg.cache_dir,
-			       KC_LOCK_FILE, kc_own_why(fs->lock_fd));
+			       KC_LOCK_FILE,
+			       kmirror_cachedir_strerror(fs->lock_fd));
 	if (flock(fs->lock_fd, LOCK_EX | LOCK_NB) && kc_lock_wait(fs))
 		return -1;
 	len = snprintf(info, sizeof(info), "%ld\n%s\n", (long)getpid(),
@@ -298,6 +300,10 @@ static int kc_open_cache(struct kc_fs *fs)
 	if (ret == -EOPNOTSUPP)
 		return kc_fail("cache directory '%s' is on a filesystem "
 			       "without user extended attributes", dir);
+	if (ret == -ELOOP)
+		return kc_fail("cache directory '%s': its cache/ or graveyard/ "
+			       "is a symbolic link (not followed): refused; "
+			       "remove it", dir);
 	if (ret)
 		return kc_fail("cannot open cache '%s': %s", dir,
 			       strerror(-ret));
@@ -306,8 +312,7 @@ static int kc_open_cache(struct kc_fs *fs)
 	ret = kc_sums_open(fs);
 	if (ret)
 		return kc_fail("cannot use %s/%s: %s", dir, KC_SUMS_DIR,
-			       ret == -EPERM ? "it is not a directory of ours" :
-			       strerror(-ret));
+			       kmirror_cachedir_strerror(ret));
 	return 0;
 }
 
@@ -352,9 +357,7 @@ static int kc_open_volume(struct kc_fs *fs)
 	ret = kc_meta_open(fs);
 	if (ret)
 		return kc_fail("cannot use %s/%s: %s", fs->cfg.cache_dir,
-			       KC_META_DIR, ret == -EPERM ?
-			       "it is not a directory of ours" :
-			       strerror(-ret));
+			       KC_META_DIR, kmirror_cachedir_strerror(ret));
 	return 0;
 }
 
