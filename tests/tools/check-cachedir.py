@@ -15,7 +15,9 @@ that no longer matches anything (the list stays reviewed, not grown).
 import argparse
 import pathlib
 import re
+import shutil
 import sys
+import tempfile
 
 DIRS = ['fuse-demo/cachefs', 'fuse-demo/format', 'userspace/cli',
         'userspace/lib']
@@ -131,26 +133,87 @@ def raw_calls(root):
                     yield rel, no, lines[no - 1]
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--root', default=pathlib.Path(__file__).parents[2])
-    root = pathlib.Path(ap.parse_args().root)
-    used = set()
-    bad = 0
+def check(root, say=print):
+    """Number of raw calls and stale ALLOW entries under @root, each said."""
+    used, bad = set(), 0
     for rel, no, line in raw_calls(root):
         hit = [k for k, (f, rx, _) in enumerate(ALLOW)
                if f == rel and re.search(rx, line)]
         used.update(hit)
         if not hit:
             bad += 1
-            print(f'{rel}:{no}: raw path call outside kmirror/cachedir.h: '
-                  f'{line.strip()}')
+            say(f'{rel}:{no}: raw path call outside kmirror/cachedir.h: '
+                f'{line.strip()}')
     for k, (f, rx, why) in enumerate(ALLOW):
         if k not in used:
             bad += 1
-            print(f'{f}: allow-list entry matches nothing (remove it): '
-                  f'{rx} ({why})')
-    return 1 if bad else 0
+            say(f'{f}: allow-list entry matches nothing (remove it): '
+                f'{rx} ({why})')
+    return bad
+
+
+# The check of the checker: raw calls planted in a scratch copy, on cache
+# files as the daemon, the CLI and libkmirror would make them, are caught;
+# the same call in the helper itself is not.
+PLANTS = [
+    ('fuse-demo/cachefs/pins.c', 'static int x(int d) { return openat(d, '
+     '"kmirror-pins.tmp", O_WRONLY | O_CREAT, 0600); }', True),
+    ('userspace/cli/cmd_cache_check.c', 'static int y(int d) { return '
+     'renameat(d, "a", d, "b"); }', True),
+    ('userspace/lib/backend.c', 'static int z(int d) { return '
+     'syscall(SYS_openat2, d, "x", 0, 0); }', True),
+    ('userspace/lib/cachedir.c', 'static int w(int d) { return '
+     'openat(d, "x", 0); }', False),
+]
+
+
+def tap(root):
+    """The tree, then the plants, as TAP; 0 if all pass."""
+    n, failed = 0, 0
+
+    def ok(good, what, notes=()):
+        nonlocal n, failed
+        n += 1
+        failed += not good
+        print(f'{"ok" if good else "not ok"} {n} - {what}')
+        for note in notes:
+            print(f'# {note}')
+
+    print(f'1..{2 + len(PLANTS)}')
+    notes = []
+    ok(not check(root, notes.append),
+       'every cache directory access goes through kmirror/cachedir.h', notes)
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = pathlib.Path(tmp) / 't'
+        for d in DIRS:
+            shutil.copytree(root / d, copy / d,
+                            ignore=shutil.ignore_patterns('*.h', '*.1',
+                                                          '*.build'))
+        ok(not check(copy, lambda _: None), 'an untouched copy passes')
+        for rel, code, caught in PLANTS:
+            f = copy / rel
+            before = f.read_text()
+            f.write_text(before + code + '\n')
+            said = []
+            check(copy, said.append)
+            hit = any(s.startswith(rel + ':') and 'raw path call' in s
+                      for s in said)
+            f.write_text(before)
+            ok(hit == caught, f'a raw call planted in {rel} is '
+               f'{"caught" if caught else "allowed (the helper)"}')
+    return 1 if failed else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--root', default=pathlib.Path(__file__).parents[2])
+    ap.add_argument('--tap', action='store_true',
+                    help='TAP, with the check of the checker')
+    args = ap.parse_args()
+    root = pathlib.Path(args.root)
+    if args.tap:
+        return tap(root)
+    return 1 if check(root) else 0
 
 
 if __name__ == '__main__':
