@@ -273,10 +273,11 @@ int kc_stats_write(struct kc_fs *fs, bool mounted)
 	kc_stats_spare(fs, text, len);
 	ret = kc_stats_replace(fs, text, len);
 	if (ret == -ENOSPC || ret == -EDQUOT) {
+		int dfd = fs->cache_fd;
+
 		ret = kc_put_file(fs, KC_STATS_TMP, 0, text, len);
 		if (!ret)
-			ret = kmirror_cachedir_rename(fs->cache_fd, KC_STATS_TMP,
-						      fs->cache_fd,
+			ret = kmirror_cachedir_rename(dfd, KC_STATS_TMP, dfd,
 						      KC_STATS_FILE,
 						      RENAME_EXCHANGE);
 	}

@@ -237,6 +237,7 @@ static void test_temp(void **state)
 	struct env *e = *state;
 	struct kmirror_cachedir_temp t;
 	char *buf = NULL;
+	struct stat st;
 	size_t len;
 
 	put(e->dfd, "f", "old");
@@ -245,9 +246,9 @@ static void test_temp(void **state)
 	assert_true(kmirror_cachedir_temp(&t, e->dfd, "f", NULL) >= 0);
 	assert_int_equal(write(t.fd, "new", 3), 3);
 	kmirror_cachedir_abort(&t);
-	assert_int_equal(kmirror_cachedir_stat(e->dfd, "f.tmp", &(struct stat){0}),
-			 -ENOENT);
-	assert_int_equal(kmirror_cachedir_read(e->dfd, "f", 100, &buf, &len), 0);
+	assert_int_equal(kmirror_cachedir_stat(e->dfd, "f.tmp", &st), -ENOENT);
+	assert_int_equal(kmirror_cachedir_read(e->dfd, "f", 100, &buf, &len),
+			 0);
 	assert_string_equal(buf, "old");
 	free(buf);
 	/* A FIFO there too; then the new file replaces the old. */
@@ -255,18 +256,19 @@ static void test_temp(void **state)
 	assert_true(kmirror_cachedir_temp(&t, e->dfd, "f", NULL) >= 0);
 	assert_int_equal(write(t.fd, "new", 3), 3);
 	assert_int_equal(kmirror_cachedir_commit(&t, KMIRROR_CACHEDIR_SYNC), 0);
-	assert_int_equal(kmirror_cachedir_read(e->dfd, "f", 100, &buf, &len), 0);
+	assert_int_equal(kmirror_cachedir_read(e->dfd, "f", 100, &buf, &len),
+			 0);
 	assert_int_equal(len, 3);
 	assert_string_equal(buf, "new");
 	free(buf);
 	assert_int_equal(kmirror_cachedir_read(e->dfd, "f", 2, &buf, &len),
 			 -EFBIG);
-	assert_int_equal(kmirror_cachedir_stat(e->dfd, "f.tmp", &(struct stat){0}),
-			 -ENOENT);
+	assert_int_equal(kmirror_cachedir_stat(e->dfd, "f.tmp", &st), -ENOENT);
 	/* O_EXCL: an existing file is never opened as new. */
 	assert_int_equal(kmirror_cachedir_open(e->dfd, "f", O_RDWR | O_CREAT |
 					       O_EXCL), -EEXIST);
-	assert_int_equal(kmirror_cachedir_temp(&t, e->dfd, "d/f", NULL), -EXDEV);
+	assert_int_equal(kmirror_cachedir_temp(&t, e->dfd, "d/f", NULL),
+			 -EXDEV);
 	assert_canary(e);
 }
 
@@ -323,15 +325,23 @@ static void test_strerror(void **state)
 {
 	static const int errs[] = { -ELOOP, -EINVAL, -EMLINK, -EPERM,
 				    -ENOTDIR, -EXDEV };
+	const char *a, *b;
 	size_t i, j;
 
 	(void)state;
-	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++)
-		for (j = 0; j < i; j++)
-			assert_string_not_equal(kmirror_cachedir_strerror(errs[i]),
-						kmirror_cachedir_strerror(errs[j]));
-	assert_non_null(strstr(kmirror_cachedir_strerror(-ELOOP), "symbolic"));
-	assert_non_null(strstr(kmirror_cachedir_strerror(-EMLINK), "hard link"));
+	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+		a = kmirror_cachedir_strerror(errs[i]);
+		assert_true(kmirror_cachedir_refused(errs[i]));
+		for (j = 0; j < i; j++) {
+			b = kmirror_cachedir_strerror(errs[j]);
+			assert_string_not_equal(a, b);
+		}
+	}
+	a = kmirror_cachedir_strerror(-ELOOP);
+	assert_non_null(strstr(a, "symbolic"));
+	a = kmirror_cachedir_strerror(-EMLINK);
+	assert_non_null(strstr(a, "hard link"));
+	assert_false(kmirror_cachedir_refused(-ENOENT));
 	assert_string_equal(kmirror_cachedir_strerror(-ENOENT),
 			    strerror(ENOENT));
 }
@@ -342,7 +352,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_escape, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fifo, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_hard_link, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hard_link, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_owner, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_temp, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rename_link, setup,

@@ -210,6 +210,9 @@ int kmirror_cachedir_root(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC);
 
+	/* Searchable but not readable (0711): enough to reach names. */
+	if (fd < 0 && errno == EACCES)
+		fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }
 

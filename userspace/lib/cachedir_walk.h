@@ -13,7 +13,7 @@
 /* The directory holding a path's last component, and that component. */
 struct kcd_at {
 	int		base;		/* the caller's directory */
-	int		fd;		/* @base, or a checked O_PATH dir */
+	int		fd;		/* @base, or a checked O_PATH */
 	const char	*name;		/* in @buf, or "." */
 	struct stat	own;		/* fstat of @base: the owner */
 	char		buf[PATH_MAX];

@@ -55,7 +55,8 @@ struct stat;
 /*
  * Open the directory @path that the user named as a cache directory (it
  * is theirs to name: a symlink to it is followed).  A descriptor or
- * -errno.
+ * -errno.  One that the caller may search but not read is opened O_PATH:
+ * its names can be reached, it cannot be listed.
  */
 int kmirror_cachedir_root(const char *path);
 
