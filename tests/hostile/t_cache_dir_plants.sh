@@ -32,12 +32,18 @@ intact() {
 		fail "$1: files made outside the cache: $(ls -A "$out")"
 }
 
-# km ARGS...: the CLI under a time bound; output in $kout, status $krc.
+# km ARGS...: the CLI under a time bound (and memcheck, under valgrind);
+# output in $kout, status $krc.
+KM=("$KMIRROR_CLI")
+[ "$VG" = 0 ] || KM=(valgrind --error-exitcode=99 --leak-check=full
+		     --show-leak-kinds=all --errors-for-leak-kinds=all --quiet
+		     "$KMIRROR_CLI")
 km() {
 	krc=0
-	timeout -k 5 "$KM_T" "$KMIRROR_CLI" "$@" >"$T/km.out" 2>&1 || krc=$?
+	timeout -k 5 "$KM_T" "${KM[@]}" "$@" >"$T/km.out" 2>&1 || krc=$?
 	kout=$(cat "$T/km.out")
 	[ "$krc" != 124 ] && [ "$krc" != 137 ] || fail "kmirror $*: hangs"
+	[ "$krc" != 99 ] || [ "$VG" = 0 ] || fail "kmirror $*: memcheck: $kout"
 	! grep -q precious "$T/km.out" ||
 		fail "kmirror $*: printed the canary's contents"
 }
