@@ -171,6 +171,17 @@ static int kc_open_cache_dir(struct kc_fs *fs)
 	return kc_check_dirs(fs);
 }
 
+/* Which of cache/ and graveyard/ libkmirror found to be a symlink. */
+static const char *kc_which_link(int cache_fd)
+{
+	struct stat st;
+
+	if (!kmirror_cachedir_stat(cache_fd, "cache", &st) &&
+	    S_ISLNK(st.st_mode))
+		return "cache";
+	return "graveyard";
+}
+
 /* The cache directory takes user.* xattrs. */
 static int kc_probe_cache_dir(struct kc_fs *fs)
 {
@@ -301,9 +312,9 @@ static int kc_open_cache(struct kc_fs *fs)
 		return kc_fail("cache directory '%s' is on a filesystem "
 			       "without user extended attributes", dir);
 	if (ret == -ELOOP)
-		return kc_fail("cache directory '%s': its cache/ or graveyard/ "
-			       "is a symbolic link (not followed): refused; "
-			       "remove it", dir);
+		return kc_fail("cache directory '%s': its %s/ is a symbolic "
+			       "link (not followed): refused; remove it", dir,
+			       kc_which_link(fs->cache_fd));
 	if (ret)
 		return kc_fail("cannot open cache '%s': %s", dir,
 			       strerror(-ret));
@@ -348,12 +359,14 @@ static int kc_open_volume(struct kc_fs *fs)
 	fs->volume = fscache_acquire_volume(fs->cache, fs->volume_key, NULL, 0);
 	if (!fs->volume)
 		return kc_fail("cannot use volume '%s' in the cache: %s",
-			       fs->volume_key, strerror(errno));
+			       fs->volume_key,
+			       kmirror_cachedir_strerror(-errno));
 	fs->cull_ops = &kc_cull_ops;
 	ret = kc_index_build(fs);
 	if (ret)
 		return kc_fail("cannot index cache '%s': %s",
-			       fs->cfg.cache_dir, strerror(-ret));
+			       fs->cfg.cache_dir,
+			       kmirror_cachedir_strerror(ret));
 	ret = kc_meta_open(fs);
 	if (ret)
 		return kc_fail("cannot use %s/%s: %s", fs->cfg.cache_dir,

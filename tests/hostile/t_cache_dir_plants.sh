@@ -102,6 +102,12 @@ rm -rf "$cache/graveyard"
 ln -s "$out" "$cache/graveyard"
 refused "graveyard/ is a symlink" "graveyard/.*symbolic link" \
 	"$src" "$mnt" -o cache="$cache"
+copy
+vol=$(dirname "$(dirname "$obj")")
+rm -rf "${cache:?}/$vol"
+ln -s "$out" "$cache/$vol"
+refused "the volume is a symlink" "volume .*: it is a symbolic link" \
+	"$src" "$mnt" -o cache="$cache"
 for kind in symlink fifo hardlink; do
 	copy
 	plant $kind "$cache/kmirror.lock"
