@@ -75,6 +75,11 @@ ALLOW = [
      'xattrs of a SOURCE inode, by its /proc/self/fd name'),
     ('fuse-demo/cachefs/srccall.c', r'c->ret = (fstatat|openat|readlinkat)\(c->fd, c->name',
      'SOURCE calls on the runner threads (kc_src_*())'),
+    ('fuse-demo/cachefs/privs.c', r'chmod\(proc, mode & 07777\)',
+     'the kernel\'s kill of set-ID bits on a SOURCE inode, by its '
+     '/proc/self/fd name'),
+    ('fuse-demo/cachefs/srccall.c', r'c->ret = faccessat\(c->fd, c->name',
+     'SOURCE access checks on the runner threads'),
     ('fuse-demo/cachefs/srccall.c', r'c->ret = (getxattr|listxattr)\(c->name',
      'SOURCE xattr calls on the runner threads'),
     ('fuse-demo/cachefs/sums.c', r'readlink\(link, path',
