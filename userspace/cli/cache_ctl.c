@@ -13,29 +13,25 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "cache_ctl.h"
+#include "kmirror/cachedir.h"
 
 #define KM_CTL_REPLY_MAX	(64 << 20)
 
+/*
+ * Connect to DIR/kmirror.sock: a socket of DIR's owner, not a symlink to
+ * another socket (kmirror/cachedir.h), whatever the length of DIR's path.
+ */
 static int km_ctl_connect(const char *dir)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd, n;
+	int dfd = kmirror_cachedir_root(dir), fd;
 
-	n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/kmirror.sock", dir);
-	if (n < 0 || (size_t)n >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
+	if (dfd < 0)
+		return dfd;
+	fd = kmirror_cachedir_connect(dfd, "kmirror.sock");
+	close(dfd);
 	return fd;
 }
 
@@ -105,8 +101,8 @@ int km_ctl_refused(const char *dir, int err)
 	if (err == -EACCES)
 		return km_fail("'%s/kmirror.sock': only root and the daemon's user may use it",
 			       dir);
-	return km_fail("cannot reach the daemon of '%s': %s", dir,
-		       strerror(-err));
+	return km_fail("cannot reach the daemon of '%s': %s/kmirror.sock: %s",
+		       dir, dir, kmirror_cachedir_strerror(err));
 }
 
 int km_ctl_status(const char *reply, const char **rest)
