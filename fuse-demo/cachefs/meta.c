@@ -136,7 +136,7 @@ static void kc_mdir_read(struct kc_fs *fs, struct kc_mdir *d)
 	d->dev = dev;
 	d->ino = ino;
 	if (ret == -EPROTO) {	/* another version's: it cannot be checked */
-		unlinkat(m->dirfd, name, 0);
+		kmirror_cachedir_unlink(m->dirfd, name, 0);
 		d->stored = false;
 		return;
 	}
