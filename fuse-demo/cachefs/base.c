@@ -1,21 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The daemon's leaves: clocks, an error line, /proc names, per-thread
- * scratch buffers, a file's attributes with its birth time and a source
- * file's coherency attributes.  Every layer
+ * scratch buffers and a source file's coherency attributes.  Every layer
  * uses them and they call nothing of ours, which is why they live here
  * and not in the first file that needed them: a lower layer calling up
  * into cache.c or readthrough.c for a clock would tie the layers into a
  * ring (tests/tools/callcycles.py).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <time.h>
 
 #include "cachefs.h"
@@ -84,43 +80,6 @@ int kc_fail(const char *fmt, ...)
 void kc_procname(char *buf, size_t size, int fd)
 {
 	snprintf(buf, size, "/proc/self/fd/%d", fd);
-}
-
-static struct timespec kc_ts(struct statx_timestamp t)
-{
-	return (struct timespec){ .tv_sec = t.tv_sec, .tv_nsec = t.tv_nsec };
-}
-
-/*
- * fstatat(), and the birth time into *@btime ({0, 0} where the file
- * system keeps none): one statx() call, or fstatat() if the kernel has
- * no statx.
- */
-int kc_fstatat_born(int dirfd, const char *name, struct stat *st,
-		    struct timespec *btime, int flags)
-{
-	struct statx x;
-
-	*btime = (struct timespec){ 0 };
-	if (statx(dirfd, name, flags, STATX_BASIC_STATS | STATX_BTIME, &x))
-		return errno == ENOSYS ? fstatat(dirfd, name, st, flags) : -1;
-	memset(st, 0, sizeof(*st));
-	st->st_dev = makedev(x.stx_dev_major, x.stx_dev_minor);
-	st->st_ino = x.stx_ino;
-	st->st_mode = x.stx_mode;
-	st->st_nlink = x.stx_nlink;
-	st->st_uid = x.stx_uid;
-	st->st_gid = x.stx_gid;
-	st->st_rdev = makedev(x.stx_rdev_major, x.stx_rdev_minor);
-	st->st_size = x.stx_size;
-	st->st_blksize = x.stx_blksize;
-	st->st_blocks = x.stx_blocks;
-	st->st_atim = kc_ts(x.stx_atime);
-	st->st_mtim = kc_ts(x.stx_mtime);
-	st->st_ctim = kc_ts(x.stx_ctime);
-	if (x.stx_mask & STATX_BTIME)
-		*btime = kc_ts(x.stx_btime);
-	return 0;
 }
 
 /* Two per-thread buffers: the reply, and a fill's source data. */

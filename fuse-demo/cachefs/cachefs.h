@@ -470,6 +470,8 @@ int kc_src_fstatat(struct kc_fs *fs, int dirfd, const char *name,
 		   struct stat *st, int flags);
 int kc_src_fstatat_born(struct kc_fs *fs, int dirfd, const char *name,
 			struct stat *st, struct timespec *btime, int flags);
+int kc_fstatat_born(int dirfd, const char *name, struct stat *st,
+		    struct timespec *btime, int flags);
 int kc_src_openat(struct kc_fs *fs, int dirfd, const char *name, int flags,
 		  mode_t mode);
 int kc_src_faccessat(struct kc_fs *fs, int dirfd, const char *name, int mode,
@@ -794,8 +796,6 @@ void kc_sleep_us(unsigned long us);
 /* One error line (control characters escaped); returns -1. */
 int kc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void kc_procname(char *buf, size_t size, int fd);
-int kc_fstatat_born(int dirfd, const char *name, struct stat *st,
-		    struct timespec *btime, int flags);
 /* Two per-thread buffers: the reply, and a fill's source data. */
 int kc_scratch_init(void);
 void kc_scratch_fini(void);
