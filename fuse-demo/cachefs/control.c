@@ -70,43 +70,45 @@ static void kc_ctl_reply(FILE *out, int err, const char *what,
 }
 
 /*
- * Open @path beneath the source's root, one component at a time with
- * O_NOFOLLOW: no "..", no symlink, so nothing outside the source is ever
- * reached (openat2's RESOLVE_BENEATH, which valgrind and older kernels
- * lack).  The CLI sends paths it resolved already (realpath).
+ * Stat the file @path names beneath the source's root, one component at
+ * a time with O_NOFOLLOW: no "..", no symlink, so nothing outside the
+ * source is ever reached (openat2's RESOLVE_BENEATH, which valgrind and
+ * older kernels lack).  The CLI sends paths it resolved already
+ * (realpath).  Every call is a timed source call (srccall.c): a source
+ * that does not answer fails it with EIO within source_timeout, and
+ * takes the mount offline, where it fails at once.
  */
-static int kc_ctl_open_beneath(struct kc_fs *fs, const char *path)
+static int kc_ctl_stat_beneath(struct kc_fs *fs, const char *path,
+			       struct stat *st)
 {
-	char *copy = strdup(path), *name, *save = NULL;
-	int fd = -1, next, err = 0;
-	struct stat st;
+	char *copy = strdup(path), *name, *next, *save = NULL;
+	int dir = fs->root.fd, fd, err = 0;
 
 	if (!copy)
-		return -ENOMEM;
-	for (name = strtok_r(copy, "/", &save); name && !err;
-	     name = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(name, "."))
-			continue;
+		return ENOMEM;
+	next = strtok_r(copy, "/", &save);
+	while ((name = next) && !err) {
+		next = strtok_r(NULL, "/", &save);
 		if (!strcmp(name, "..")) {
 			err = EXDEV;
-			break;
+		} else if (!next) {
+			if (kc_src_fstatat(fs, dir, name, st,
+					   AT_SYMLINK_NOFOLLOW))
+				err = errno;
+		} else {
+			fd = kc_src_openat(fs, dir, name, O_PATH | O_NOFOLLOW |
+					   O_DIRECTORY | O_CLOEXEC, 0);
+			if (fd < 0)
+				err = errno;
+			if (dir != fs->root.fd)
+				close(dir);
+			dir = fd;
 		}
-		next = openat(fd < 0 ? fs->root.fd : fd, name,
-			      O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0 || fstat(next, &st))
-			err = errno;
-		else if (S_ISLNK(st.st_mode))
-			err = ELOOP;
-		if (fd >= 0)
-			close(fd);
-		fd = next;
 	}
+	if (dir >= 0 && dir != fs->root.fd)
+		close(dir);
 	free(copy);
-	if (!err && fd < 0)
-		err = EINVAL;		/* the root itself */
-	if (err && fd >= 0)
-		close(fd);
-	return err ? -err : fd;
+	return err;
 }
 
 /* The source file @path names, beneath the source's root: its key. */
@@ -114,21 +116,33 @@ static int kc_ctl_key(struct kc_fs *fs, const char *path, uint8_t key[16],
 		      size_t *len)
 {
 	struct stat st;
-	int fd, err = 0;
+	int err;
 
 	if (!*path || *path == '/' || strchr(path, '\n'))
 		return EINVAL;
-	fd = kc_ctl_open_beneath(fs, path);
-	if (fd < 0)
-		return -fd;
-	if (fstat(fd, &st))
-		err = errno;
-	else if (!S_ISREG(st.st_mode))
-		err = EISDIR;
-	else
+	err = kc_ctl_stat_beneath(fs, path, &st);
+	if (!err && !S_ISREG(st.st_mode))
+		err = S_ISDIR(st.st_mode) ? EISDIR :
+		      S_ISLNK(st.st_mode) ? ELOOP : EINVAL;
+	if (!err)
 		*len = kc_cookie_key(fs, st.st_dev, st.st_ino, key);
-	close(fd);
 	return err;
+}
+
+/*
+ * Why a request about a file failed with @err, in words, where strerror()
+ * would mislead: EIO from a source that stopped answering (or is offline)
+ * is no fault of the file's.
+ */
+static const char *kc_ctl_why(struct kc_fs *fs, int err)
+{
+	if (err == EIO && kc_offline(fs))
+		return "the source does not answer (offline)";
+	if (err == ELOOP)
+		return "a symbolic link (not followed)";
+	if (err == EXDEV)
+		return "a path out of the source";
+	return NULL;
 }
 
 /* Evict the object of @key, and say why not in words. */
@@ -152,7 +166,7 @@ static void kc_ctl_file(struct kc_fs *fs, const char *verb, const char *path,
 	int err = kc_ctl_key(fs, path, key, &len);
 
 	if (err) {
-		kc_ctl_reply(out, err, path, NULL);
+		kc_ctl_reply(out, err, path, kc_ctl_why(fs, err));
 		return;
 	}
 	if (!strcmp(verb, "evict")) {
@@ -194,29 +208,26 @@ static bool kc_ctl_pin_live(struct kc_fs *fs, const struct kc_pin_info *p)
 }
 
 /*
- * pins: one line each, "cached BYTES PATH", "absent - PATH" (no data in
- * the cache now) or "gone - PATH" (PATH no longer names the pinned file).
- * unpin-gone (@prune): drop the gone ones; "ok N" says how many.
+ * Which of the @n pins @v are gone, into @gone[]: 0, or EIO if the source
+ * did not answer (it is offline now, and can tell nothing).
  */
-static void kc_ctl_pins(struct kc_fs *fs, FILE *out, bool prune)
+static int kc_ctl_pins_gone(struct kc_fs *fs, const struct kc_pin_info *v,
+			    size_t n, bool *gone)
 {
-	struct kc_pin_info *v;
-	ssize_t n = kc_pins_get(fs, &v), i, dropped = 0;
-	char what[32];
+	size_t i;
 
-	if (n < 0) {
-		kc_ctl_reply(out, -n, NULL, NULL);
-		return;
-	}
-	for (i = 0; prune && i < n; i++)
-		if (!kc_ctl_pin_live(fs, &v[i]) &&
-		    !kc_pin_change(fs, v[i].key, v[i].key_len, v[i].path,
-				   false))
-			dropped++;
-	snprintf(what, sizeof(what), "%zd", prune ? dropped : n);
-	kc_ctl_reply(out, 0, what, NULL);
-	for (i = 0; !prune && i < n; i++) {
-		if (!kc_ctl_pin_live(fs, &v[i]))
+	for (i = 0; i < n && !kc_offline(fs); i++)
+		gone[i] = !kc_ctl_pin_live(fs, &v[i]);
+	return kc_offline(fs) ? EIO : 0;
+}
+
+static void kc_ctl_pins_list(FILE *out, const struct kc_pin_info *v,
+			     size_t n, const bool *gone)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (gone[i])
 			fprintf(out, "gone - %s\n", v[i].path);
 		else if (v[i].cached)
 			fprintf(out, "cached %llu %s\n",
@@ -224,7 +235,47 @@ static void kc_ctl_pins(struct kc_fs *fs, FILE *out, bool prune)
 		else
 			fprintf(out, "absent - %s\n", v[i].path);
 	}
-	kc_pins_put(v, n);
+}
+
+/*
+ * pins: one line each, "cached BYTES PATH", "absent - PATH" (no data in
+ * the cache now) or "gone - PATH" (PATH no longer names the pinned file).
+ * unpin-gone (@prune): drop the gone ones; "ok N" says how many.  A
+ * source that does not answer can tell no gone pin from a live one: an
+ * error then, and nothing dropped.
+ */
+static void kc_ctl_pins(struct kc_fs *fs, FILE *out, bool prune)
+{
+	struct kc_pin_info *v;
+	ssize_t n = kc_pins_get(fs, &v), i, dropped = 0;
+	bool *gone = n >= 0 ? calloc(n + 1, sizeof(*gone)) : NULL;
+	char what[32];
+	int err = n < 0 ? -n : !gone ? ENOMEM : 0;
+
+	if (!err && kc_ctl_pins_gone(fs, v, n, gone)) {
+		kc_ctl_reply(out, EIO, NULL, prune ?
+			     "the source does not answer (offline): cannot "
+			     "tell gone pins from live ones; none dropped" :
+			     "the source does not answer (offline): cannot "
+			     "tell gone pins from live ones");
+		goto out;
+	}
+	if (err) {
+		kc_ctl_reply(out, err, NULL, NULL);
+		goto out;
+	}
+	for (i = 0; prune && i < n; i++)
+		if (gone[i] && !kc_pin_change(fs, v[i].key, v[i].key_len,
+					      v[i].path, false))
+			dropped++;
+	snprintf(what, sizeof(what), "%zd", prune ? dropped : n);
+	kc_ctl_reply(out, 0, what, NULL);
+	if (!prune)
+		kc_ctl_pins_list(out, v, n, gone);
+out:
+	free(gone);
+	if (n >= 0)
+		kc_pins_put(v, n);
 }
 
 static void kc_ctl_serve(struct kc_fs *fs, const char *verb, const char *arg,

@@ -8,10 +8,24 @@
 
 #include "cli.h"
 
+/* Seconds a request may take (--timeout): the default and the most. */
+#define KM_CTL_TIMEOUT_DEFAULT	30
+#define KM_CTL_TIMEOUT_MAX	86400
+
+/* The usages' line about it. */
+#define KM_CTL_TIMEOUT_HELP \
+	"--timeout SECONDS: wait at most that for each reply of the daemon\n" \
+	"(0.1 to 86400, default 30), then fail.\n"
+
+/* --timeout SECONDS: KM_EXIT_OK, or the error said (KM_EXIT_USAGE). */
+int km_ctl_set_timeout(const char *arg);
+/* Take --timeout out of a cache command's @argv: -1 to go on. */
+int km_ctl_take_timeout(int *argc, char **argv);
 /*
  * One request: VERB, ARG ("" for none).  0 with the daemon's whole reply
  * in *@reply (malloc()ed, NUL-terminated), or a negative errno of the
- * connection (-ENOENT/-ECONNREFUSED: not mounted).
+ * connection (-ENOENT/-ECONNREFUSED: not mounted; -ETIMEDOUT: no whole
+ * reply within --timeout).
  */
 int km_ctl_request(const char *dir, const char *verb, const char *arg,
 		   char **reply);

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cache_ctl.h"
 #include "kmirror/cache.h"
 
 static const char km_cache_ls_usage[] =
@@ -242,7 +242,12 @@ static const struct km_command km_cache_cmds[] = {
 	{ NULL, NULL, NULL },
 };
 
+/* --timeout bounds every request to a mounted daemon (cache_ctl.c). */
 int km_cmd_cache(int argc, char **argv)
 {
+	int ret = km_ctl_take_timeout(&argc, argv);
+
+	if (ret >= 0)
+		return ret;
 	return km_dispatch("cache", km_cache_cmds, argc, argv);
 }

@@ -25,7 +25,7 @@ static const char km_cache_pin_usage[] =
 	"`unpin DIR --gone` drops every such pin.\n"
 	"Root or the daemon's user only.  Prints one line: what was done.\n"
 	"Exit status 1: some PATH was refused (why, on stderr); 2: bad\n"
-	"usage.\n";
+	"usage.\n" KM_CTL_TIMEOUT_HELP;
 
 static const char km_cache_pins_usage[] =
 	"usage: kmirror cache pins DIR\n"
@@ -33,7 +33,7 @@ static const char km_cache_pins_usage[] =
 	"DIR, one a line: \"cached BYTES PATH\", \"absent - PATH\" when the\n"
 	"file has no data in the cache now, or \"gone - PATH\" when PATH no\n"
 	"longer names the file pinned (PATH: as pinned, from the mount's\n"
-	"root).\n";
+	"root).\n" KM_CTL_TIMEOUT_HELP;
 
 struct km_pin_verb {
 	const char	*verb, *done;	/* "pin", "pinned" */
