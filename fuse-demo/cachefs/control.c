@@ -27,7 +27,8 @@
  *                   objects in the cache, not files in the mount
  *   pins            "ok N", then a line per pin: "cached BYTES PATH",
  *                   "absent - PATH" or "gone - PATH" (kc_ctl_pins())
- *   unpin-gone      drop the pins whose path no longer names their file
+ *   unpin-gone      drop the pins whose path no longer names their file,
+ *                   as the source answered (kc_ctl_pin_gone())
  *   files           one line per file read since its inode was looked
  *                   up: "HITS MISSES FROM_CACHE FROM_SOURCE PATH"
  *   stats           the statistics file's lines, as they are now
@@ -197,14 +198,22 @@ static void kc_ctl_evict_object(struct kc_fs *fs, const char *name,
 		kc_ctl_evict(fs, key, len, name, out);
 }
 
-/* Does @p's path still name the file it pinned? */
-static bool kc_ctl_pin_live(struct kc_fs *fs, const struct kc_pin_info *p)
+/*
+ * Is @p gone: does its path no longer name the file it pinned?  Only if
+ * the source said so: the path names another file or something else, or
+ * nothing (ENOENT, or ENOTDIR: a directory on the way is one no more).
+ * A source that failed otherwise (EIO, EACCES, no answer) said nothing.
+ */
+static bool kc_ctl_pin_gone(struct kc_fs *fs, const struct kc_pin_info *p)
 {
 	uint8_t key[16];
 	size_t len = 0;
+	int err = kc_ctl_key(fs, p->path, key, &len);
 
-	return !kc_ctl_key(fs, p->path, key, &len) && len == p->key_len &&
-	       !memcmp(key, p->key, len);
+	if (!err)
+		return len != p->key_len || memcmp(key, p->key, len);
+	return err == ENOENT || err == ENOTDIR || err == EISDIR ||
+	       err == ELOOP || err == EINVAL;
 }
 
 /*
@@ -217,7 +226,7 @@ static int kc_ctl_pins_gone(struct kc_fs *fs, const struct kc_pin_info *v,
 	size_t i;
 
 	for (i = 0; i < n && !kc_offline(fs); i++)
-		gone[i] = !kc_ctl_pin_live(fs, &v[i]);
+		gone[i] = kc_ctl_pin_gone(fs, &v[i]);
 	return kc_offline(fs) ? EIO : 0;
 }
 

@@ -22,7 +22,8 @@ static const char km_cache_pin_usage[] =
 	"(DIR/kmirror-pins).  evict refuses pinned files and open ones.\n"
 	"A file's pin follows its source inode: after the file is deleted or\n"
 	"renamed, `kmirror cache pins` shows its pin as gone, and\n"
-	"`unpin DIR --gone` drops every such pin.\n"
+	"`unpin DIR --gone` drops every such pin: only those the source\n"
+	"says are gone, none while it does not answer (then an error).\n"
 	"Root or the daemon's user only.  Prints one line: what was done.\n"
 	"Exit status 1: some PATH was refused (why, on stderr); 2: bad\n"
 	"usage.\n" KM_CTL_TIMEOUT_HELP;
