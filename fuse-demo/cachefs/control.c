@@ -15,7 +15,10 @@
  * the daemon closes: "ok WHAT\n" and any data lines, or
  * "error ERRNO WHY\n".  One thread serves them one after the other; a
  * peer that does not send its request within KC_CTL_TIMEOUT_S, or will
- * not read the reply, is dropped, so no client can stall the daemon.
+ * not read the reply, is dropped, so no client can stall the daemon.  A
+ * request longer than KC_CTL_REQ_MAX gets "error E2BIG request too long":
+ * whatever a peer sends is read to its end (for KC_CTL_TIMEOUT_S at most)
+ * before the reply, or closing the socket would reset it under the peer.
  *
  *   where           ok MOUNTPOINT
  *   pin PATH        pin the file's object (pins.c), cached or not yet
@@ -121,6 +124,8 @@ static int kc_ctl_key(struct kc_fs *fs, const char *path, uint8_t key[16],
 
 	if (!*path || *path == '/' || strchr(path, '\n'))
 		return EINVAL;
+	if (strlen(path) >= PATH_MAX)
+		return ENAMETOOLONG;
 	err = kc_ctl_stat_beneath(fs, path, &st);
 	if (!err && !S_ISREG(st.st_mode))
 		err = S_ISDIR(st.st_mode) ? EISDIR :
@@ -322,31 +327,71 @@ static bool kc_ctl_peer_ok(int fd)
 	       (cr.uid == 0 || cr.uid == geteuid());
 }
 
-/* Read "VERB\0ARG\0" from @fd; false if it does not come whole. */
-static bool kc_ctl_read(int fd, char *buf, size_t size, const char **arg)
+/*
+ * Read and drop what the peer still sends, until its end of file or
+ * KC_CTL_TIMEOUT_S: a socket closed with bytes unread resets the peer's
+ * end, and the peer would lose the reply we owe it.  True if there were
+ * any.
+ */
+static bool kc_ctl_drain(int fd)
+{
+	uint64_t end = kc_now_ns() + KC_CTL_TIMEOUT_S * 1000000000ull;
+	bool more = false;
+	char sink[4096];
+
+	while (kc_now_ns() < end && read(fd, sink, sizeof(sink)) > 0)
+		more = true;
+	return more;
+}
+
+/*
+ * Read "VERB\0ARG\0" from @fd: 0, -EINVAL if it does not come whole, or
+ * -E2BIG if it is longer than @size bytes (the rest is drained).
+ */
+static int kc_ctl_read(int fd, char *buf, size_t size, const char **arg)
 {
 	size_t have = 0;
 	ssize_t n;
 	char *nul;
 
-	while (have < size) {
-		n = read(fd, buf + have, size - have);
-		if (n <= 0)
-			break;
+	while (have < size && (n = read(fd, buf + have, size - have)) > 0)
 		have += n;
-	}
+	if (have == size && kc_ctl_drain(fd))
+		return -E2BIG;
 	nul = memchr(buf, 0, have);
 	if (!nul || !memchr(nul + 1, 0, buf + have - (nul + 1)))
-		return false;
+		return -EINVAL;
 	*arg = nul + 1;
-	return true;
+	return 0;
+}
+
+/* Read the request and answer it into @out. */
+static void kc_ctl_answer(struct kc_fs *fs, int fd, FILE *out)
+{
+	char req[KC_CTL_REQ_MAX], why[64];
+	const char *arg = NULL;
+	int err;
+
+	if (!kc_ctl_peer_ok(fd)) {
+		kc_ctl_drain(fd);
+		kc_ctl_reply(out, EACCES, NULL,
+			     "only root and the daemon's user are served");
+		return;
+	}
+	err = kc_ctl_read(fd, req, sizeof(req), &arg);
+	snprintf(why, sizeof(why), "request too long (at most %zu bytes)",
+		 sizeof(req));
+	if (err)
+		kc_ctl_reply(out, -err, NULL, err == -E2BIG ? why :
+			     "malformed request");
+	else
+		kc_ctl_serve(fs, req, arg, out);
 }
 
 static void kc_ctl_conn(struct kc_fs *fs, int fd)
 {
 	struct timeval tv = { KC_CTL_TIMEOUT_S, 0 };
-	char *reply = NULL, req[KC_CTL_REQ_MAX];
-	const char *arg = NULL;
+	char *reply = NULL;
 	size_t len = 0;
 	FILE *out;
 
@@ -355,13 +400,7 @@ static void kc_ctl_conn(struct kc_fs *fs, int fd)
 	out = open_memstream(&reply, &len);
 	if (!out)
 		return;
-	if (!kc_ctl_peer_ok(fd))
-		kc_ctl_reply(out, EACCES, NULL,
-			     "only root and the daemon's user are served");
-	else if (!kc_ctl_read(fd, req, sizeof(req), &arg))
-		kc_ctl_reply(out, EINVAL, NULL, "malformed request");
-	else
-		kc_ctl_serve(fs, req, arg, out);
+	kc_ctl_answer(fs, fd, out);
 	if (!fclose(out))
 		send(fd, reply, len, MSG_NOSIGNAL);
 	free(reply);
