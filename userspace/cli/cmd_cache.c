@@ -15,7 +15,7 @@ static const char km_cache_ls_usage[] =
 	"directory that holds cache/ and graveyard/), in name order.\n"
 	"Text: one line per object: volume key, cookie key (hex), object size,\n"
 	"path relative to DIR (control characters and bytes that are not UTF-8\n"
-	"shown as \\xNN).\n"
+	"shown as \\xNN, a backslash as \\\\).\n"
 	"Keys come from the object names: S and T names give whole 32-bit words.\n"
 	"--json: one JSON object per line with volume, key (hex), object_size,\n"
 	"zero_point, type, content, aux (hex) and path; control characters as\n"
