@@ -718,6 +718,29 @@ int64_t kc_wall_ns(void);
 void kc_sleep_us(unsigned long us);
 /* One error line (control characters escaped); returns -1. */
 int kc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * One warning line, "kmirror-cachefs: ..." (control characters escaped),
+ * rate-limited per call site: a warning whose cause lasts must not flood
+ * the log.  kc_warn_flush() at the end says what was held back.
+ */
+struct kc_ratelimit {
+	uint64_t		begin_ns;	/* of the current interval */
+	unsigned int		printed, missed;
+	bool			listed;		/* on kc_warn_flush()'s list */
+	struct kc_ratelimit	*next;
+	char			last[96];	/* the last line held back */
+};
+
+#define KC_WARN_BURST		10		/* lines of one site ... */
+#define KC_WARN_INTERVAL_NS	(60 * 1000000000ull)	/* ... a minute */
+
+#define kc_warn(...) do {						\
+	static struct kc_ratelimit kc_rl_;				\
+	kc_warn_limited(&kc_rl_, __VA_ARGS__);				\
+} while (0)
+void kc_warn_limited(struct kc_ratelimit *rl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void kc_warn_flush(void);
 void kc_procname(char *buf, size_t size, int fd);
 /* Two per-thread buffers: the reply, and a fill's source data. */
 int kc_scratch_init(void);

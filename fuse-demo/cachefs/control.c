@@ -470,9 +470,9 @@ int kc_control_start(struct kc_fs *fs)
 		return -ENOMEM;
 	fd = kc_ctl_listen(fs);
 	if (fd < 0) {
-		fprintf(stderr, KC_NAME ": warning: no control socket in "
-			"%s: %s; kmirror cache pin/evict/top will not "
-			"reach this mount\n", fs->cfg.cache_dir, strerror(-fd));
+		kc_warn("warning: no control socket in %s: %s; kmirror cache "
+			"pin/evict/top will not reach this mount",
+			fs->cfg.cache_dir, strerror(-fd));
 		free(c);
 		return 0;
 	}

@@ -274,8 +274,7 @@ static int kc_lock_cache(struct kc_fs *fs)
 	len = snprintf(info, sizeof(info), "%ld\n%s\n", (long)getpid(),
 		       fs->cfg.mountpoint);
 	if (ftruncate(fs->lock_fd, 0) || pwrite(fs->lock_fd, info, len, 0) < 0)
-		fprintf(stderr, KC_NAME ": warning: cannot write %s\n",
-			KC_LOCK_FILE);
+		kc_warn("warning: cannot write %s", KC_LOCK_FILE);
 	return 0;
 }
 
@@ -515,6 +514,7 @@ static int kc_start(struct kc_fs *fs, struct fuse_args *args, int notify)
 	ret = ret == SIGTERM || ret == SIGINT || ret == SIGHUP ? 0 : !!ret;
 out:
 	kc_teardown(fs, mounted);
+	kc_warn_flush();	/* what the rate limits held back */
 	kc_runners_stop(fs);
 	kc_creds_fini();
 	kc_scratch_fini();

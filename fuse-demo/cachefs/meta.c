@@ -125,9 +125,9 @@ static void kc_mdir_read(struct kc_fs *fs, struct kc_mdir *d)
 	d->dev = dev;
 	d->ino = ino;
 	snprintf(bad, sizeof(bad), "%s.bad", name);
-	fuse_log(FUSE_LOG_WARNING, KC_NAME ": warning: %s/" KC_META_DIR
-		 "/%s is damaged or not this volume's: set aside as %s, "
-		 "asking the source again\n", fs->cfg.cache_dir, name, bad);
+	kc_warn("warning: %s/" KC_META_DIR "/%s is damaged or not this "
+		"volume's: set aside as %s, asking the source again",
+		fs->cfg.cache_dir, name, bad);
 	renameat(m->dirfd, name, m->dirfd, bad);
 	d->stored = false;
 }

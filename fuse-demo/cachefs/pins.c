@@ -318,9 +318,9 @@ int kc_pins_load(struct kc_fs *fs)
 		ret = kc_pins_parse(s, buf, len);
 	free(buf);
 	if (ret == -EBADMSG) {
-		fprintf(stderr, KC_NAME ": warning: %s/" KC_PINS_FILE
-			" is damaged: set aside as " KC_PINS_FILE
-			".bad, no object is pinned\n", fs->cfg.cache_dir);
+		kc_warn("warning: %s/" KC_PINS_FILE " is damaged: set aside "
+			"as " KC_PINS_FILE ".bad, no object is pinned",
+			fs->cfg.cache_dir);
 		renameat(fs->cache_fd, KC_PINS_FILE, fs->cache_fd,
 			 KC_PINS_FILE ".bad");
 		ret = 0;
