@@ -28,6 +28,7 @@
  *   stats.c       counters and the DIR/kmirror-stats file
  *   pins.c        pinned objects, never culled (DIR/kmirror-pins)
  *   control.c     DIR/kmirror.sock: pin, evict, per-file counters
+ *   control_path.c  its requests' paths, beneath the source's root
  *   objfd.c       the backing file of an fscache operation
  *   offline.c     the source's health: offline mode
  *   online.c      the source's return: probing, cached files rechecked
@@ -41,7 +42,7 @@
  *
  * Layers, calls going down only (tests/tools/callcycles.py shows where
  * they do not):
- *   main.c control.c options.c online.c   start, stop, the socket, rounds
+ *   main.c control*.c options.c online.c  start, stop, the socket, rounds
  *   ops_*.c                               the FUSE operations
  *   inode.c (notify.c meta.c)             inodes, names, what the kernel
  *                                         is told, the metadata store
@@ -492,6 +493,17 @@ void kc_itable_report(struct kc_fs *fs, FILE *f);
 /* control.c: DIR/kmirror.sock, for kmirror cache pin/evict/top */
 int kc_control_start(struct kc_fs *fs);
 void kc_control_stop(struct kc_fs *fs);
+/* control_path.c: its paths, beneath the source's root */
+struct kc_ctl_dir {
+	char	*path;		/* the directory open, from the root */
+	int	fd;		/* or -1 */
+};
+
+#define KC_CTL_DIR_INIT	{ NULL, -1 }
+
+int kc_ctl_key(struct kc_fs *fs, const char *path, struct kc_ctl_dir *d,
+	       uint8_t key[16], size_t *len);
+void kc_ctl_dir_close(struct kc_ctl_dir *d);
 
 /* cache.c */
 size_t kc_cookie_key(const struct kc_fs *fs, dev_t dev, ino_t ino,

@@ -118,24 +118,16 @@ static int km_ctl_connect(const char *dir, double deadline)
 	return fd;
 }
 
-static int km_ctl_send(int fd, const char *verb, const char *arg,
-		       double deadline)
+static int km_ctl_send(int fd, const char *req, size_t len, double deadline)
 {
-	size_t vl = strlen(verb) + 1, al = strlen(arg) + 1;
-	char *req = malloc(vl + al);
 	ssize_t n;
 
-	if (!req)
-		return -ENOMEM;
-	memcpy(req, verb, vl);
-	memcpy(req + vl, arg, al);
 	/* A daemon that refuses us replies and closes without reading. */
 	km_ctl_send_bound(fd, deadline);
-	n = send(fd, req, vl + al, MSG_NOSIGNAL);
-	free(req);
+	n = send(fd, req, len, MSG_NOSIGNAL);
 	if (n < 0 && errno == EAGAIN)
 		return -ETIMEDOUT;
-	if (n == (ssize_t)(vl + al))
+	if (n == (ssize_t)len)
 		shutdown(fd, SHUT_WR);
 	return 0;
 }
@@ -188,18 +180,34 @@ static int km_ctl_recv(int fd, char **reply, double deadline)
 	return 0;
 }
 
-int km_ctl_request(const char *dir, const char *verb, const char *arg,
-		   char **reply)
+int km_ctl_request_buf(const char *dir, const char *req, size_t len,
+		       char **reply)
 {
 	double deadline = km_ctl_clock() + km_ctl_timeout_s;
 	int fd = km_ctl_connect(dir, deadline), ret;
 
 	if (fd < 0)
 		return fd;
-	ret = km_ctl_send(fd, verb, arg, deadline);
+	ret = km_ctl_send(fd, req, len, deadline);
 	if (!ret)
 		ret = km_ctl_recv(fd, reply, deadline);
 	close(fd);
+	return ret;
+}
+
+int km_ctl_request(const char *dir, const char *verb, const char *arg,
+		   char **reply)
+{
+	size_t vl = strlen(verb) + 1, al = strlen(arg) + 1;
+	char *req = malloc(vl + al);
+	int ret;
+
+	if (!req)
+		return -ENOMEM;
+	memcpy(req, verb, vl);
+	memcpy(req + vl, arg, al);
+	ret = km_ctl_request_buf(dir, req, vl + al, reply);
+	free(req);
 	return ret;
 }
 

@@ -29,6 +29,9 @@ int km_ctl_take_timeout(int *argc, char **argv);
  */
 int km_ctl_request(const char *dir, const char *verb, const char *arg,
 		   char **reply);
+/* The same, the request made already: @len bytes at @req. */
+int km_ctl_request_buf(const char *dir, const char *req, size_t len,
+		       char **reply);
 /* Print why DIR's daemon could not be asked; KM_EXIT_FAIL. */
 int km_ctl_refused(const char *dir, int err);
 /* A reply's status: 0 ("ok"), or its negative errno; *@rest: data lines. */
