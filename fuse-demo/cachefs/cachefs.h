@@ -9,6 +9,8 @@
  *   base.c        clocks, error lines, scratch buffers, source attributes
  *   dirs.c        source, cache and mount point: apart, the cache ours
  *   creds.c       source calls with the caller's fsuid, fsgid and groups
+ *   privs.c       what the kernel allows the caller and the source not:
+ *                 its kill of set-ID bits, an exec of a 0711 program
  *   options.c     -o options, sizes, help text, the default volume key
  *   inode.c       the inode table (passthrough_ll's O_PATH inodes, hashed)
  *   ops_entry.c   name and attribute operations
@@ -52,6 +54,7 @@
  *   cull.c                                room: culling, the housekeeper
  *   sums.c stats.c pins.c                 checksums, counters, pins
  *   index.c                               the object table
+ *   privs.c                               acting as the daemon for the caller
  *   srccall.c offline.c creds.c dirs.c    the source, the directories
  *   base.c objfd.c, ../format             leaves; the on-disk formats
  * Where a lower layer must reach an upper one, it calls through pointers
@@ -376,6 +379,12 @@ void kc_who_free(struct kc_who *w);
 void kc_creds_become(const struct kc_who *w);
 void kc_creds_unbecome(void);
 
+/* privs.c: what the kernel allows and the caller cannot do on the source */
+void kc_op_init(void *userdata, struct fuse_conn_info *conn);
+int kc_kill_privs(struct kc_fs *fs, struct kc_inode *in, mode_t mode, int fd);
+bool kc_exec_open(int flags);
+int kc_open_exec(fuse_req_t req, const char *proc);
+
 /* offline.c */
 bool kc_offline(struct kc_fs *fs);
 void kc_go_offline(struct kc_fs *fs, const char *why);
@@ -416,6 +425,8 @@ int kc_src_fstatat(struct kc_fs *fs, int dirfd, const char *name,
 		   struct stat *st, int flags);
 int kc_src_openat(struct kc_fs *fs, int dirfd, const char *name, int flags,
 		  mode_t mode);
+int kc_src_faccessat(struct kc_fs *fs, int dirfd, const char *name, int mode,
+		     int flags);
 ssize_t kc_src_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 		     off_t off);
 void kc_src_close(struct kc_fs *fs, int fd);

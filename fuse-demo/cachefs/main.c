@@ -40,6 +40,7 @@
 #define KC_PROBE_XATTR	"user.kmirror.probe"
 
 const struct fuse_lowlevel_ops kc_ops = {
+	.init		= kc_op_init,
 	.lookup		= kc_op_lookup,
 	.forget		= kc_op_forget,
 	.forget_multi	= kc_op_forget_multi,

@@ -86,6 +86,7 @@ void kc_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct kc_dir *d = calloc(1, sizeof(*d));
 	struct kc_fd_waiter w = { kc_fs(req), NULL, 0 };
 	struct kc_creds cr;
+	char proc[64];
 	int fd, err;
 
 	if (!d) {
@@ -104,10 +105,16 @@ void kc_op_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	d->whole = true;
 	d->started = kc_wall_ns();
+	/*
+	 * By the magic link, not as "." beneath the directory: that lookup
+	 * would ask the caller for search permission on it, where listing
+	 * it takes read permission only.
+	 */
+	kc_procname(proc, sizeof(proc), kc_inode(req, ino)->fd);
 	kc_creds_take(req, &cr);
 	do {
-		fd = kc_src_openat(kc_fs(req), kc_inode(req, ino)->fd, ".",
-				   O_RDONLY | O_CLOEXEC, 0);
+		fd = kc_src_openat(kc_fs(req), AT_FDCWD, proc,
+				   O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	} while (fd < 0 && kc_fd_wait(&w));
 	kc_fd_wait_end(&w);
 	err = fd < 0 ? errno : 0;

@@ -143,15 +143,30 @@ static int kc_do_setattr(struct kc_inode *in, const struct stat *attr,
 	return 0;
 }
 
+/* kc_do_setattr() as @req's caller. */
+static int kc_setattr_as(fuse_req_t req, struct kc_inode *in,
+			 const struct stat *attr, int valid, int fd)
+{
+	struct kc_creds cr;
+	int err;
+
+	if (!valid)
+		return 0;
+	kc_creds_take(req, &cr);
+	err = kc_do_setattr(in, attr, valid, fd);
+	kc_creds_drop(&cr);
+	return err;
+}
+
 void kc_op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		   int valid, struct fuse_file_info *fi)
 {
+	const int ids = FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID;
 	struct kc_fs *fs = kc_fs(req);
 	struct kc_inode *in = kc_inode(req, ino);
 	struct kc_change ch = { .kind = KC_CH_META };
 	struct kc_icache *ic = NULL;
 	int fd = kc_fh_fd(fi), err;
-	struct kc_creds cr;
 
 	if (kc_offline_refuse(req, EROFS))
 		return;
@@ -163,9 +178,13 @@ void kc_op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 	}
 	if (S_ISREG(in->type))
 		ic = kc_change_begin(fs, in);
-	kc_creds_take(req, &cr);
-	err = kc_do_setattr(in, attr, valid, fd);
-	kc_creds_drop(&cr);
+	/* The mode first: a refused one may be the kernel's (privs.c). */
+	err = kc_setattr_as(req, in, attr, valid & FUSE_SET_ATTR_MODE, fd);
+	if (err == EPERM && !(valid & ids))
+		err = kc_kill_privs(fs, in, attr->st_mode, fd);
+	if (!err)
+		err = kc_setattr_as(req, in, attr,
+				    valid & ~FUSE_SET_ATTR_MODE, fd);
 	kc_change_end(fs, ic, in, fd, &ch);
 	kc_meta_stale(fs, in);	/* the getattr below asks the source */
 	if (err)

@@ -140,6 +140,10 @@ static int kc_open_source(fuse_req_t req, struct kc_inode *in,
 	kc_fd_wait_end(&w);
 	err = errno;
 	kc_creds_drop(&cr);
+	if (fd < 0 && err == EACCES && kc_exec_open(flags)) {
+		fd = kc_open_exec(req, proc);	/* execute-only (privs.c) */
+		err = errno;
+	}
 	kc_change_end(fs, ic, in, fd, &ch);
 	if (flags & O_TRUNC)
 		kc_meta_stale(fs, in);

@@ -4,7 +4,8 @@
  * network source that stopped answering blocks in the kernel, and a FUSE
  * request waiting on one is killable at best: no signal gets the thread
  * back.  So with a timeout set, the source calls of the read path
- * (lookups, attributes, opens, reads, links, xattrs, statfs) are made by a pool of runner
+ * (lookups, attributes, opens, access checks, reads, links, xattrs,
+ * statfs) are made by a pool of runner
  * threads, each as the caller (its fsuid, fsgid and groups), while the
  * request's thread waits at most source_timeout.  A call still running
  * then is left to its runner: the request fails with EIO and the source
@@ -37,7 +38,7 @@
 
 enum kc_call_op { KC_CALL_FSTATAT, KC_CALL_OPENAT, KC_CALL_PREAD,
 		  KC_CALL_CLOSE, KC_CALL_STATVFS, KC_CALL_READLINKAT,
-		  KC_CALL_GETXATTR, KC_CALL_LISTXATTR };
+		  KC_CALL_GETXATTR, KC_CALL_LISTXATTR, KC_CALL_ACCESS };
 
 /*
  * A source call: its arguments and result.  The caller's is on its
@@ -91,6 +92,9 @@ static void kc_call_do(struct kc_call *c)
 		break;
 	case KC_CALL_LISTXATTR:
 		c->ret = listxattr(c->name, c->buf, c->len);
+		break;
+	case KC_CALL_ACCESS:
+		c->ret = faccessat(c->fd, c->name, c->mode, c->flags);
 		break;
 	}
 	c->err = c->ret < 0 ? errno : 0;
@@ -331,6 +335,16 @@ int kc_src_openat(struct kc_fs *fs, int dirfd, const char *name, int flags,
 {
 	struct kc_call a = { .op = KC_CALL_OPENAT, .fd = dirfd,
 			     .name = name, .flags = flags, .mode = mode };
+
+	return kc_call(fs, &a);
+}
+
+/* @mode: R_OK, W_OK, X_OK; AT_EACCESS in @flags for this thread's ids. */
+int kc_src_faccessat(struct kc_fs *fs, int dirfd, const char *name, int mode,
+		     int flags)
+{
+	struct kc_call a = { .op = KC_CALL_ACCESS, .fd = dirfd, .name = name,
+			     .mode = mode, .flags = flags };
 
 	return kc_call(fs, &a);
 }
