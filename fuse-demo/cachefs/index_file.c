@@ -45,7 +45,7 @@
 #define KC_IDX_ORDER	0x01020304u	/* byte order of the writer */
 #define KC_IDX_VERSION	1u
 #define KC_IDX_TMP	KC_INDEX_FILE ".tmp"
-#define KC_CHECKPOINT_S	60	/* seconds between checkpoints, at most */
+#define KC_CHECKPOINT_S	60	/* seconds between checkpoints, at least */
 #define KC_DIRS_MAX	(1u << 20)
 #define KC_RACY_FINE_NS	(100 * 1000000ll)	/* ns-timestamp filesystems */
 #define KC_RACY_NS	(2 * 1000000000ll)	/* others: FAT's 2 s */

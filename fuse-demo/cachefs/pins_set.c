@@ -114,9 +114,12 @@ int kc_pins_next_add(const struct kc_pins *s, const struct kc_pin *add,
 	v = malloc((s->n + k ? s->n + k : 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	while (i < s->n || j < k)
-		v[o++] = j == k || (i < s->n && kc_pin_cmp(&s->v[i], &add[j]) < 0) ?
-			 s->v[i++] : add[j++];
+	while (i < s->n || j < k) {
+		if (j == k || (i < s->n && kc_pin_cmp(&s->v[i], &add[j]) < 0))
+			v[o++] = s->v[i++];
+		else
+			v[o++] = add[j++];
+	}
 	next->v = v;
 	next->n = o;
 	return 0;
