@@ -33,6 +33,17 @@ int64_t kc_wall_ns(void)
 	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
+/* A condition variable whose timed waits count on CLOCK_MONOTONIC. */
+void kc_cond_init_monotonic(pthread_cond_t *cond)
+{
+	pthread_condattr_t attr;
+
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(cond, &attr);
+	pthread_condattr_destroy(&attr);
+}
+
 /* Sleep @us microseconds (0: not at all), signals or not. */
 void kc_sleep_us(unsigned long us)
 {
@@ -238,16 +249,17 @@ static int64_t kc_ts_ns(int64_t sec, uint32_t nsec)
 }
 
 /*
- * Has the source file @a been left alone long enough that a change from
- * now on must show in its timestamps?  A write stamps mtime and ctime
- * before its bytes land, in ticks of the filesystem's granularity: a file
- * stamped within the last tick can still change, or be mid-write, under
- * the same timestamps.  Timestamps without nanoseconds (sshfs, SMB, FAT,
- * ext4 with 128-byte inodes) are taken as 2 s ticks (FAT's), others as
- * KC_SETTLE_FINE_NS, which also outlasts a long write(2) in progress.
- * Timestamps ahead of our clock (a skewed server) are not settled.
+ * How long until the source file @a has been left alone long enough that
+ * a change from then on must show in its timestamps (ns; 0 or less: it
+ * has)?  A write stamps mtime and ctime before its bytes land, in ticks
+ * of the filesystem's granularity: a file stamped within the last tick
+ * can still change, or be mid-write, under the same timestamps.
+ * Timestamps without nanoseconds (sshfs, SMB, FAT, ext4 with 128-byte
+ * inodes) are taken as 2 s ticks (FAT's), others as KC_SETTLE_FINE_NS,
+ * which also outlasts a long write(2) in progress.  Timestamps ahead of
+ * our clock (a skewed server) settle that much later.
  */
-bool kc_attr_settled(const struct kc_attr *a)
+int64_t kc_attr_settle_in(const struct kc_attr *a)
 {
 	int64_t m = kc_ts_ns(a->mtime_sec, a->mtime_nsec);
 	int64_t c = kc_ts_ns(a->ctime_sec, a->ctime_nsec);
@@ -255,6 +267,11 @@ bool kc_attr_settled(const struct kc_attr *a)
 	struct timespec now;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	return kc_ts_ns(now.tv_sec, now.tv_nsec) - (m > c ? m : c) >=
+	return (m > c ? m : c) - kc_ts_ns(now.tv_sec, now.tv_nsec) +
 	       (coarse ? KC_SETTLE_COARSE_NS : KC_SETTLE_FINE_NS);
+}
+
+bool kc_attr_settled(const struct kc_attr *a)
+{
+	return kc_attr_settle_in(a) <= 0;
 }

@@ -309,6 +309,28 @@ void kc_cache_release(struct kc_fs *fs, struct kc_inode *in)
 }
 
 /*
+ * settle.c: one use of @in's cookie, as an open takes it, if the cache
+ * holds the version @id of the file.  No cookie is acquired: an inode the
+ * kernel forgot has none, and must not get one.  kc_cache_release() ends
+ * the use.
+ */
+bool kc_cache_use_known(struct kc_fs *fs, struct kc_inode *in,
+			const struct kc_attr *id)
+{
+	struct kc_icache *ic = atomic_load(&in->ic);
+	bool ok;
+
+	if (!ic)
+		return false;
+	pthread_rwlock_wrlock(&ic->io);
+	ok = ic->cookie && kc_attr_eq(&ic->known, id);
+	if (ok)
+		kc_use(fs, ic, false);
+	pthread_rwlock_unlock(&ic->io);
+	return ok;
+}
+
+/*
  * Compare the source, freshly stat'ed under io excl, with the cache.
  * True if it had changed behind our back (the kernel must hear of it).
  */

@@ -20,6 +20,8 @@
  *   cache.c       per-file caching: cookie life, coherency, changes
  *   notify.c      the kernel hears of changes made behind our back
  *   readthrough.c cached reads, granule fills
+ *   fillbehind.c  storing fetched granules behind the read
+ *   settle.c      files read before they settled, filled once they have
  *   writethrough.c write-through, size changes, the map's object
  *   sums.c        a CRC32C per granule, in DIR/kmirror-sums (verify=on)
  *   index.c       the in-memory index of the cache's objects (index.h)
@@ -48,7 +50,7 @@
  *   ops_*.c                               the FUSE operations
  *   inode.c (notify.c meta.c)             inodes, names, what the kernel
  *                                         is told, the metadata store
- *   cache.c readthrough.c writethrough.c fillbehind.c
+ *   cache.c readthrough.c writethrough.c fillbehind.c settle.c
  *                                         caching a file's data
  *   index_life.c index_scan.c index_file.c  the index at mount, unmount
  *   cull.c                                room: culling, the housekeeper
@@ -62,13 +64,15 @@
  * culler culls held files and runs the housekeeper's chores through it),
  * kc_index.kick (new data wakes the culler) and kc_index.pinned (a new
  * entry asks the pins).  Still against the grain: notify.c, meta.c,
- * fillbehind.c and readthrough.c pin inodes and read their attributes
- * (inode.c), cache.c asks inode.c for an fd and readthrough.c cache.c
- * whether a check is due, fillbehind.c's worker runs readthrough.c's
- * fills.
+ * fillbehind.c, settle.c and readthrough.c pin inodes and read their
+ * attributes (inode.c), cache.c asks inode.c for an fd and readthrough.c
+ * cache.c whether a check is due, fillbehind.c's worker and settle.c's
+ * thread run readthrough.c's fills, stats.c reads the sizes of their
+ * queues.
  *
  * Lock order (outer first): kc_icache.io (rwlock) -> kc_icache.lock ->
- * index lock -> inode table lock.  No libkmirror call is made with the
+ * index lock -> inode table lock; kc_settle.lock is taken under
+ * kc_icache.io and nothing is taken under it.  No libkmirror call is made with the
  * index or table lock held, except fscache_acquire_cookie() and
  * fscache_relinquish_cookie() of objects the index marks as culling.
  */
@@ -267,6 +271,8 @@ struct kc_stats {
 	atomic_ullong	unclean_maps, cache_errors, retired;
 	atomic_ullong	unstable;
 	atomic_ullong	filled_behind, behind_dropped;
+	atomic_ullong	settle_queued, settle_filled, settle_dropped;
+	atomic_ullong	settle_full;
 	atomic_ullong	map_chunks_dropped;
 	atomic_ullong	offline_entered, offline_left;
 	atomic_ullong	offline_served, offline_refused;
@@ -298,6 +304,30 @@ struct kc_behind {
 	unsigned int		max;
 	bool			stop;
 	bool			started;
+	pthread_t		thread;
+};
+
+/* settle.c: files read before they settled, to fill once they have. */
+#define KC_SETTLE_MAX		32	/* files waiting */
+#define KC_SETTLE_SLACK_NS	20000000ll	/* after the settle time */
+#define KC_SETTLE_GIVE_UP_NS	5000000000ll	/* never settled: dropped */
+
+struct kc_settle_ent {
+	struct kc_inode		*in;		/* pinned */
+	int			fd;		/* a reader's, duplicated */
+	bool			running;	/* being filled */
+	struct kc_attr		id;		/* the source when read */
+	off_t			lo, hi;		/* the range to fill */
+	uint64_t		due, noted;	/* monotonic ns */
+};
+
+struct kc_settle {
+	pthread_mutex_t		lock;
+	pthread_cond_t		wake;	/* a note, the stop */
+	struct kc_settle_ent	ent[KC_SETTLE_MAX];
+	unsigned int		n;
+	bool			stop, started, inited;
+	atomic_bool		stopping;	/* read without the lock */
 	pthread_t		thread;
 };
 
@@ -339,6 +369,7 @@ struct kc_fs {
 	pthread_mutex_t		handles_lock;
 	struct kc_handle	handles;	/* list head */
 	struct kc_behind	behind;
+	struct kc_settle	settle;
 };
 
 static inline struct kc_fs *kc_fs(fuse_req_t req)
@@ -526,6 +557,8 @@ int kc_cache_open(struct kc_fs *fs, struct kc_inode *in, int fd,
 		  bool will_modify, bool *used);
 int kc_cache_open_offline(struct kc_fs *fs, struct kc_inode *in, bool *used);
 void kc_cache_release(struct kc_fs *fs, struct kc_inode *in);
+bool kc_cache_use_known(struct kc_fs *fs, struct kc_inode *in,
+			const struct kc_attr *id);
 void kc_cache_check_stat(struct kc_fs *fs, struct kc_inode *in,
 			 const struct stat *st, bool wait);
 void kc_cache_check_due(struct kc_fs *fs, struct kc_inode *in);
@@ -567,6 +600,9 @@ ssize_t kc_source_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 			off_t off);
 ssize_t kc_cache_read(struct kc_fs *fs, struct kc_inode *in, int fd,
 		      char *buf, size_t size, off_t off);
+int kc_cache_prefill(struct kc_fs *fs, struct kc_inode *in, int fd,
+		     const struct kc_attr *id, off_t lo, off_t hi,
+		     const atomic_bool *stop);
 
 /* fillbehind.c */
 struct kc_job {
@@ -589,6 +625,12 @@ void kc_behind_put(struct kc_fs *fs, struct kc_job *job);
 void kc_behind_queue(struct kc_fs *fs, struct kc_job *job);
 void kc_behind_wait(struct kc_icache *ic);
 void kc_fill_job(struct kc_fs *fs, struct kc_job *job);
+
+/* settle.c */
+int kc_settle_start(struct kc_fs *fs);
+void kc_settle_stop(struct kc_fs *fs);
+void kc_settle_note(struct kc_fs *fs, struct kc_inode *in, int fd,
+		    const struct kc_attr *id, off_t lo, off_t hi);
 
 /* writethrough.c */
 int kc_apply_change(struct kc_fs *fs, struct kc_icache *ic,
@@ -737,6 +779,8 @@ void kc_op_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name);
 uint64_t kc_now_ns(void);
 /* Wall clock, ns. */
 int64_t kc_wall_ns(void);
+/* A condition variable whose timed waits count on CLOCK_MONOTONIC. */
+void kc_cond_init_monotonic(pthread_cond_t *cond);
 /* Sleep @us microseconds (0: not at all), signals or not. */
 void kc_sleep_us(unsigned long us);
 /* One error line (control characters escaped); returns -1. */
@@ -771,6 +815,7 @@ void kc_scratch_fini(void);
 char *kc_scratch(unsigned int which, size_t len);
 void kc_attr_from_stat(struct kc_attr *a, const struct stat *st);
 bool kc_attr_eq(const struct kc_attr *a, const struct kc_attr *b);
+int64_t kc_attr_settle_in(const struct kc_attr *a);
 bool kc_attr_settled(const struct kc_attr *a);
 
 #endif /* KC_CACHEFS_H */

@@ -141,7 +141,6 @@ static uint64_t kc_index_used(struct kc_index *x)
 int kc_culler_init(struct kc_fs *fs)
 {
 	struct kc_culler *k = calloc(1, sizeof(*k));
-	pthread_condattr_t attr;
 	struct kmirror_statfs st;
 	int ret;
 
@@ -151,10 +150,7 @@ int kc_culler_init(struct kc_fs *fs)
 	fs->index->kick = kc_cull_kick;
 	pthread_mutex_init(&k->hk_lock, NULL);
 	pthread_mutex_init(&k->vol_lock, NULL);
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&k->hk_wake, &attr);
-	pthread_condattr_destroy(&attr);
+	kc_cond_init_monotonic(&k->hk_wake);
 	kc_policy_init(&k->policy, fs->cfg.limit);
 	kc_policy_init(&k->cap_policy, fs->cfg.limit);
 	ret = kc_statfs(fs, &st);

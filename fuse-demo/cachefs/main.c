@@ -12,8 +12,10 @@
  *   3. the source: exists, is a directory, can be read;
  *   4. the cache directory: exists, takes user.* xattrs (a setxattr
  *      probe), is empty or a cachefiles-layout cache (fscache_cache_open()),
- *      is not in use (flock on DIR/kmirror.lock, held while mounted; if
- *      its holder's mount is already gone, we wait for it to finish);
+ *      is not in use (flock on DIR/kmirror.lock, held while mounted;
+ *      the file says who holds it and, once mounted, the device of its
+ *      mount: while that mount is there we refuse at once, whatever its
+ *      fsname; if it is already gone, we wait for its daemon to finish);
  *   5. the volume, the index of the cache (cull.c);
  *   6. the mount.
  * Unmounting (fusermount -u, or SIGINT/SIGTERM/SIGHUP) seals every map,
@@ -207,75 +209,116 @@ static void kc_unescape(char *s)
 	*d = 0;
 }
 
-/* Is a kmirror-cachefs mounted on @path now? */
-static bool kc_is_mounted(const char *path)
+/*
+ * Is a FUSE filesystem mounted on @path now, with device number @dev
+ * ("major:minor", as mountinfo's third field) if @dev is not empty?  Any
+ * type fuse, fuse.* or fuseblk: with -o fsname= and no subtype, libfuse
+ * mounts type "fuse", so the type cannot tell ours apart; the device can.
+ * @found, if not NULL, gets the device of the last (topmost) such mount.
+ */
+static bool kc_fuse_mounted(const char *path, const char *dev,
+			    char found[32])
 {
-	char line[8192], *f[5], *sep, *save;
-	bool found = false;
+	char line[8192], *f[5], *sep, *type, *save;
+	bool ret = false;
 	FILE *mi = fopen("/proc/self/mountinfo", "r");
 	int i;
 
-	while (mi && !found && fgets(line, sizeof(line), mi)) {
+	while (mi && fgets(line, sizeof(line), mi)) {
 		sep = strstr(line, " - ");
 		if (!sep)
 			continue;
+		type = sep + 3;
 		for (i = 0, f[0] = strtok_r(line, " ", &save); i < 4 && f[i];)
 			f[++i] = strtok_r(NULL, " ", &save);
-		if (i < 4 || !f[4] || strncmp(sep + 3, "fuse." KC_NAME " ", 21))
+		if (i < 4 || !f[4] || (strncmp(type, "fuse ", 5) &&
+				       strncmp(type, "fuse.", 5) &&
+				       strncmp(type, "fuseblk ", 8)))
 			continue;
 		kc_unescape(f[4]);
-		found = !strcmp(f[4], path);
+		if (strcmp(f[4], path) || (*dev && strcmp(f[2], dev)))
+			continue;
+		ret = true;
+		if (found)
+			snprintf(found, 32, "%s", f[2]);
 	}
 	if (mi)
 		fclose(mi);
-	return found;
+	return ret;
+}
+
+/*
+ * The lock's record, as its holder wrote it: "PID\nMOUNTPOINT\n", and
+ * once mounted "MAJOR:MINOR\n", the device of its mount (kc_lock_record()).
+ */
+struct kc_holder {
+	char	buf[PATH_MAX + 96];
+	char	*pid, *mnt, *dev;
+};
+
+static void kc_holder_read(int fd, struct kc_holder *h)
+{
+	ssize_t n = pread(fd, h->buf, sizeof(h->buf) - 1, 0);
+	char *p = h->buf, *field[3];
+	int i;
+
+	h->buf[n > 0 ? n : 0] = 0;
+	for (i = 0; i < 3; i++) {
+		field[i] = p;
+		p += strcspn(p, "\n");
+		if (*p)
+			*p++ = 0;
+	}
+	h->pid = field[0];
+	h->mnt = field[1];
+	h->dev = field[2];
 }
 
 /*
  * The lock is held.  If its holder's mount is gone, the holder is only
  * finishing its unmount (sealing maps): wait for it, up to a minute.
- * If it still serves its mount, the cache is in use.
+ * If it still serves its mount, the cache is in use: say so at once.
  */
 static int kc_lock_wait(struct kc_fs *fs)
 {
-	char buf[PATH_MAX + 64] = "", *mnt;
-	ssize_t n = pread(fs->lock_fd, buf, sizeof(buf) - 1, 0);
+	struct kc_holder h;
 	int tries;
 
-	buf[n > 0 ? n : 0] = 0;
-	mnt = strchr(buf, '\n');
-	if (mnt) {
-		*mnt++ = 0;
-		mnt[strcspn(mnt, "\n")] = 0;
-	}
-	for (tries = 0; mnt && *mnt && !kc_is_mounted(mnt) && tries < 1200;
-	     tries++) {
+	for (tries = 0; tries < 1200; tries++) {
+		kc_holder_read(fs->lock_fd, &h);
+		if (*h.mnt && kc_fuse_mounted(h.mnt, h.dev, NULL))
+			break;
 		usleep(50000);
 		if (!flock(fs->lock_fd, LOCK_EX | LOCK_NB))
 			return 0;
 	}
 	return kc_fail("cache directory '%s' is in use by another " KC_NAME
-		       " (pid %s%s%s)", fs->cfg.cache_dir, *buf ? buf : "?",
-		       mnt && *mnt ? ", mounted on " : "",
-		       mnt && *mnt ? mnt : "");
+		       " (pid %s%s%s)", fs->cfg.cache_dir, *h.pid ? h.pid : "?",
+		       *h.mnt ? ", mounted on " : "", h.mnt);
+}
+
+/* Write the lock's record; @dev: our mount's device, or "" (not yet). */
+static void kc_lock_record(struct kc_fs *fs, const char *dev)
+{
+	char info[PATH_MAX + 96];
+	int len;
+
+	len = snprintf(info, sizeof(info), "%ld\n%s\n%s%s", (long)getpid(),
+		       fs->cfg.mountpoint, dev, *dev ? "\n" : "");
+	if (ftruncate(fs->lock_fd, 0) || pwrite(fs->lock_fd, info, len, 0) < 0)
+		kc_warn("warning: cannot write %s", KC_LOCK_FILE);
 }
 
 /* Exclusive use of the cache directory while mounted. */
 static int kc_lock_cache(struct kc_fs *fs)
 {
-	char info[PATH_MAX + 64];
-	int len;
-
 	fs->lock_fd = kc_open_own(fs, KC_LOCK_FILE, O_RDWR | O_CREAT);
 	if (fs->lock_fd < 0)
 		return kc_fail("cannot use %s/%s: %s", fs->cfg.cache_dir,
 			       KC_LOCK_FILE, kc_own_why(fs->lock_fd));
 	if (flock(fs->lock_fd, LOCK_EX | LOCK_NB) && kc_lock_wait(fs))
 		return -1;
-	len = snprintf(info, sizeof(info), "%ld\n%s\n", (long)getpid(),
-		       fs->cfg.mountpoint);
-	if (ftruncate(fs->lock_fd, 0) || pwrite(fs->lock_fd, info, len, 0) < 0)
-		kc_warn("warning: cannot write %s", KC_LOCK_FILE);
+	kc_lock_record(fs, "");
 	return 0;
 }
 
@@ -360,6 +403,8 @@ static int kc_open_volume(struct kc_fs *fs)
 
 static int kc_mount(struct kc_fs *fs, struct fuse_args *args)
 {
+	char dev[32];
+
 	fs->se = fuse_session_new(args, &kc_ops, sizeof(kc_ops), fs);
 	if (!fs->se)
 		return kc_fail("bad FUSE options (see --help)");
@@ -375,14 +420,18 @@ static int kc_mount(struct kc_fs *fs, struct fuse_args *args)
 		kc_control_stop(fs);
 		return kc_fail("cannot mount on '%s'", fs->cfg.mountpoint);
 	}
-	/* The fill-behind queue first: the housekeeper's statistics ask it. */
-	if (kc_behind_start(fs) || kc_housekeeper_start(fs) ||
-	    kc_notifier_start(fs)) {
+	/* A daemon wanting the cache tells our mount by its device. */
+	if (kc_fuse_mounted(fs->cfg.mountpoint, "", dev))
+		kc_lock_record(fs, dev);
+	/* The fill queues first: the housekeeper's statistics ask them. */
+	if (kc_behind_start(fs) || kc_settle_start(fs) ||
+	    kc_housekeeper_start(fs) || kc_notifier_start(fs)) {
 		fuse_session_unmount(fs->se);
 		fuse_remove_signal_handlers(fs->se);
 		kc_control_stop(fs);
 		kc_housekeeper_stop(fs);
 		kc_notifier_stop(fs);
+		kc_settle_stop(fs);
 		kc_behind_stop(fs);
 		return kc_fail("cannot start the housekeeper threads");
 	}
@@ -419,6 +468,7 @@ static void kc_teardown(struct kc_fs *fs, bool mounted)
 		kc_control_stop(fs);
 		kc_housekeeper_stop(fs);
 		kc_notifier_stop(fs);
+		kc_settle_stop(fs);	/* drops what waits */
 		kc_behind_stop(fs);	/* stores what is queued */
 	}
 	if (fs->se)

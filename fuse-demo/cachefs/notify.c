@@ -102,15 +102,11 @@ static void *kc_notifier_main(void *arg)
 int kc_notifier_start(struct kc_fs *fs)
 {
 	struct kc_notifier *n = calloc(1, sizeof(*n));
-	pthread_condattr_t attr;
 
 	if (!n)
 		return -ENOMEM;
 	pthread_mutex_init(&n->lock, NULL);
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&n->sent, &attr);
-	pthread_condattr_destroy(&attr);
+	kc_cond_init_monotonic(&n->sent);
 	pthread_cond_init(&n->queued, NULL);
 	n->tail = &n->head;
 	fs->notifier = n;

@@ -78,6 +78,8 @@ struct kc_rd {
 						  * piece (fillbehind.c) */
 	bool				undropped; /* a granule failed its
 						    * check, stays present */
+	bool				settling; /* settle.c's: no note */
+	bool				lost;	/* a fill was not kept */
 	struct kc_attr			id;	/* the source at its start */
 };
 
@@ -225,12 +227,13 @@ static void kc_fill_unseal(struct kc_rd *r)
 }
 
 /*
- * A fill starts: may what it fetches be kept?  Only if the source is the
- * version the cache holds (ic->known) and settled (kc_attr_settled()):
- * else its bytes are served, not cached (and a changed source is checked
- * again before the next read).
+ * A fill of [@lo, @hi) starts: may what it fetches be kept?  Only if the
+ * source is the version the cache holds (ic->known) and settled
+ * (kc_attr_settled()): else its bytes are served, not cached (and a
+ * changed source is checked again before the next read; an unsettled one
+ * is filled once it has settled, by settle.c).
  */
-static void kc_fill_begin(struct kc_rd *r)
+static void kc_fill_begin(struct kc_rd *r, off_t lo, off_t hi)
 {
 	struct stat st;
 	bool same;
@@ -244,8 +247,11 @@ static void kc_fill_begin(struct kc_rd *r)
 	if (!same)
 		atomic_store(&r->ic->recheck, true);
 	r->stable = same && kc_attr_settled(&r->id);
-	if (!r->stable)
-		kc_count(r->fs, unstable, 1);
+	if (r->stable)
+		return;
+	kc_count(r->fs, unstable, 1);
+	if (same && r->in && !r->settling)
+		kc_settle_note(r->fs, r->in, r->fd, &r->id, lo, hi);
 }
 
 /*
@@ -448,7 +454,7 @@ static int kc_fill(struct kc_rd *r, uint64_t ga, uint64_t gb)
 	tmp = kc_scratch(1, hi - lo < KC_PIECE ? hi - lo : KC_PIECE);
 	if (!tmp)
 		return -ENOMEM;
-	kc_fill_begin(r);
+	kc_fill_begin(r, lo, hi);
 	for (p = lo; p < hi; p += n) {
 		want = hi - p < KC_PIECE ? hi - p : KC_PIECE;
 		job = behind && r->stable && r->cache_ok ?
@@ -601,6 +607,7 @@ static int kc_read_step(struct kc_rd *r)
 		.first = g, .last = g + run - 1 };
 	pthread_mutex_unlock(&ic->lock);
 	ret = kc_fill(r, g, g + run - 1);
+	r->lost |= !r->stable || !r->cache_ok;
 	kc_fill_done(ic, g);
 	return ret;
 }
@@ -739,4 +746,64 @@ direct:
 	else if (kc_offline(fs))
 		kc_count(fs, offline_refused, 1);
 	return n;
+}
+
+/*
+ * One piece of kc_cache_prefill(): [*@lo, @hi), KC_PIECE bytes at most,
+ * into @buf; *@lo moves past it.  -EAGAIN if the cache does not hold the
+ * version @id of the file any more, or a fill was not kept.
+ */
+static int kc_prefill_piece(struct kc_rd *r, const struct kc_attr *id,
+			    off_t *lo, off_t hi)
+{
+	struct kc_icache *ic = r->ic;
+	int ret = -EAGAIN;
+
+	r->off = r->pos = *lo;
+	r->eof = r->lost = false;
+	r->cache_ok = true;
+	pthread_rwlock_rdlock(&ic->io);
+	r->size = ic->known.size;
+	r->end = hi < r->size ? hi : r->size;
+	if (r->end > *lo + (off_t)KC_PIECE)
+		r->end = *lo + KC_PIECE;
+	if (r->end <= r->pos) {
+		ret = 0;
+		r->end = hi;		/* nothing left of the file */
+	} else if (ic->cookie && ic->caching && kc_attr_eq(&ic->known, id) &&
+		   !fscache_begin_read_operation(&r->cres, ic->cookie)) {
+		ret = kc_read_cached(r);
+		fscache_end_operation(&r->cres);
+		if (!ret && (r->eof || r->lost))
+			ret = -EAGAIN;
+	}
+	pthread_rwlock_unlock(&ic->io);
+	*lo = r->end;
+	return ret;
+}
+
+/*
+ * settle.c, holding a use of @in's cookie: read [@lo, @hi) of @in through
+ * the cache, @fd open on the source, so that what is absent is fetched
+ * and stored, as long as the cache holds the version @id of the file and
+ * *@stop is false.  Counted in no read statistics (no reader asked).  0 if
+ * every fill was kept, -EAGAIN if not, or a negative errno.
+ */
+int kc_cache_prefill(struct kc_fs *fs, struct kc_inode *in, int fd,
+		     const struct kc_attr *id, off_t lo, off_t hi,
+		     const atomic_bool *stop)
+{
+	struct kc_rd r = { .fs = fs, .in = in, .ic = atomic_load(&in->ic),
+			   .fd = fd, .settling = true };
+	int ret = 0;
+
+	r.buf = kc_scratch(0, KC_PIECE);
+	if (!r.buf || !r.ic)
+		return -ENOMEM;
+	while (!ret && lo < hi) {
+		if (atomic_load(stop))
+			return -EAGAIN;
+		ret = kc_prefill_piece(&r, id, &lo, hi);
+	}
+	return ret;
 }

@@ -155,13 +155,9 @@ static void *kc_runner(void *arg)
 int kc_runners_init(struct kc_fs *fs)
 {
 	struct kc_runners *r = &fs->runners;
-	pthread_condattr_t attr;
 
 	pthread_mutex_init(&r->lock, NULL);
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&r->work, &attr);
-	pthread_condattr_destroy(&attr);
+	kc_cond_init_monotonic(&r->work);
 	return 0;
 }
 
@@ -256,7 +252,6 @@ static bool kc_call_wait(struct kc_fs *fs, struct kc_call *c,
 static struct kc_call *kc_call_copy(const struct kc_call *a)
 {
 	struct kc_call *c = calloc(1, sizeof(*c));
-	pthread_condattr_t attr;
 
 	if (!c)
 		return NULL;
@@ -264,10 +259,7 @@ static struct kc_call *kc_call_copy(const struct kc_call *a)
 	c->name = c->xname = NULL;
 	c->buf = NULL;
 	c->who.groups = NULL;
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&c->cond, &attr);
-	pthread_condattr_destroy(&attr);
+	kc_cond_init_monotonic(&c->cond);
 	if ((a->name && !(c->name = strdup(a->name))) ||
 	    (a->xname && !(c->xname = strdup(a->xname))) ||
 	    (a->buf && !(c->buf = malloc(a->len ? a->len : 1))) ||

@@ -44,6 +44,15 @@
  *   behind_dropped     such pieces not stored: the file was written
  *                      or invalidated before their turn came
  *   fill_behind_buffers  their buffers made so far (at most fill_behind)
+ *   settle_queued      files read while unsettled (see unstable), noted
+ *                      to be filled once their timestamps settle
+ *                      (settle.c)
+ *   settle_filled      of them, filled then: the next read is a hit
+ *   settle_dropped     not filled: changed meanwhile, never settled, or
+ *                      not cached whole (the cache refused, unmount)
+ *   settle_full        reads of unsettled files not noted: the queue
+ *                      was full (KC_SETTLE_MAX files)
+ *   settling           files noted and not yet filled or dropped
  *   offline            1 while the source is offline (offline.c)
  *   offline_entered    times the source went offline
  *   offline_left       times it answered again (back online)
@@ -96,6 +105,20 @@ static unsigned int kc_behind_buffers(struct kc_fs *fs)
 	return n;
 }
 
+/* Files settle.c holds, read under its lock, as kc_behind_buffers(). */
+static unsigned int kc_settling(struct kc_fs *fs)
+{
+	struct kc_settle *q = &fs->settle;
+	unsigned int n;
+
+	if (!q->inited)
+		return 0;
+	pthread_mutex_lock(&q->lock);
+	n = q->n;
+	pthread_mutex_unlock(&q->lock);
+	return n;
+}
+
 static void kc_stats_print(struct kc_fs *fs, FILE *f, bool mounted)
 {
 	struct kc_stats *s = &fs->stats;
@@ -130,6 +153,11 @@ static void kc_stats_print(struct kc_fs *fs, FILE *f, bool mounted)
 	fprintf(f, "filled_behind: %llu\nbehind_dropped: %llu\n"
 		"fill_behind_buffers: %u\n", kc_get(&s->filled_behind),
 		kc_get(&s->behind_dropped), kc_behind_buffers(fs));
+	fprintf(f, "settle_queued: %llu\nsettle_filled: %llu\n"
+		"settle_dropped: %llu\nsettle_full: %llu\nsettling: %u\n",
+		kc_get(&s->settle_queued), kc_get(&s->settle_filled),
+		kc_get(&s->settle_dropped), kc_get(&s->settle_full),
+		kc_settling(fs));
 	fprintf(f, "offline: %d\noffline_entered: %llu\noffline_left: %llu\n"
 		"offline_served: %llu\noffline_refused: %llu\n",
 		kc_offline(fs), kc_get(&s->offline_entered),

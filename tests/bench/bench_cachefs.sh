@@ -58,7 +58,6 @@ for ((i = 0; i < NFILES; i++)); do
 	echo "$i" >"$src/many/file-$i"
 done
 cat "$src/big" "$src/slow" >/dev/null
-settle	# kmirror-cachefs caches files only once they are settled
 
 declare -A V=()		# "metric fs" -> value
 

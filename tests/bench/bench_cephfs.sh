@@ -29,7 +29,6 @@ ceph_fuse w
 head -c "$((MB * 1024 * 1024))" /dev/urandom >"$T/ref"
 cp "$T/ref" "$T/w/big"
 sync "$T/w/big"
-sleep 1.1	# older than kmirror-cachefs's settle time: it will cache it
 
 # best A B: the larger rate.
 best() { awk -v a="$1" -v b="$2" 'BEGIN { print (a > b ? a : b) }'; }
@@ -49,6 +48,8 @@ round() {
 	cachefs_on "$T/b$r" "$T/cfs$r" "$T/cache$r"
 	v=$(read_mbs "$T/cfs$r/big" "$MB"); b_cold=$(best "$b_cold" "$v")
 	cmp -s "$T/ref" "$T/out" || fail "kmirror-cachefs read the file wrong"
+	# A file written just now is filled once its timestamps settle.
+	cachefs_settled "$T/cache$r" $((MB * 1024 * 1024))
 	drop_pages "$T/cfs$r/big"
 	v=$(read_mbs "$T/cfs$r/big" "$MB"); b_warm=$(best "$b_warm" "$v")
 	cmp -s "$T/ref" "$T/out" ||

@@ -97,6 +97,25 @@ cachefs_on() {
 	fail "kmirror-cachefs did not mount $2"
 }
 
+# cachefs_settled CACHE BYTES: wait (bounded) until the statistics of the
+# kmirror-cachefs on CACHE count BYTES read and no file waiting for its
+# timestamps to settle.  A file read within its timestamp tick of being
+# written is served uncached, and filled behind once the tick has passed:
+# the read after that comes from the cache.  (The statistics file is
+# rewritten within a second of any change.)
+cachefs_settled() {
+	local i
+	for ((i = 0; i < 150; i++)); do
+		awk -F': *' -v want="$2" '
+			$1 == "bytes_from_source" || $1 == "bytes_from_cache" { n += $2 }
+			$1 == "settling" { s = $2; seen = 1 }
+			END { exit !(seen && n >= want && s == 0) }' \
+			"$1/kmirror-stats" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	fail "kmirror-cachefs on $1: files still settling 15 s after the read"
+}
+
 # rss PID: "VmRSS/VmHWM" of a process, in MB.
 rss() {
 	awk '/^VmRSS/ { r = $2 } /^VmHWM/ { h = $2 }

@@ -38,10 +38,10 @@ grep '^ok' "$T/source_change.out" | sed 's/^ok - /ok - cephfs: /'
 # warm read takes nothing from the source (the cache's misses stay put).
 head -c $((8 * 1024 * 1024 + 4097)) /dev/urandom >"$T/ref"
 cp "$T/ref" "$T/a/big"
-sleep 1.1	# older than kmirror-cachefs's settle time: it will cache it
 ceph_fuse c
 cachefs_on "$T/c" "$T/cfs" "$T/cache"
 cmp "$T/ref" "$T/cfs/big" || fail "cold read through the cache differs"
+cachefs_settled "$T/cache" "$(stat -c %s "$T/ref")"	# a fresh file
 drop_pages "$T/cfs/big"
 cmp "$T/ref" "$T/cfs/big" || fail "warm read through the cache differs"
 fusermount3 -u "$T/cfs"

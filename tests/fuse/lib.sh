@@ -409,10 +409,10 @@ tree_bytes() {
 }
 
 # refused WHAT REGEX ARGS...: the daemon, run with ARGS, exits non-zero
-# within 20 s without mounting $mnt, and its stderr matches REGEX
-# (case-insensitive) in one line.
+# within $REFUSE_WAIT (20) s without mounting $mnt, and its stderr matches
+# REGEX (case-insensitive) in one line.
 refused() {
-	local what=$1 re=$2 rc=0 t=20
+	local what=$1 re=$2 rc=0 t=${REFUSE_WAIT:-20}
 	local -a vg=()
 	shift 2
 	if [ "$VG" = 1 ]; then

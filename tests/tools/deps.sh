@@ -1,19 +1,30 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# deps.sh [extra-package...]
+# deps.sh [--demo] [extra-package...]
 #
 # Install the Debian 12 packages kmirror needs to build and test.  As root it
 # runs apt-get; otherwise it prints the exact apt-get line and fails, so that
 # nothing half-installed is ever mistaken for a working setup.
+#
+# --demo: only what fuse-demo/demo.sh needs (a compiler, meson, liburcu,
+# libfuse3 and fusermount3, xz for the kernel-written cache it unpacks):
+# no kernel source, QEMU, Ceph or test tools.
 set -eu
 
-KMIRROR_PACKAGES="build-essential meson ninja-build pkg-config python3 \
+KMIRROR_DEMO_PACKAGES="build-essential meson ninja-build pkg-config python3 \
+liburcu-dev libfuse3-dev fuse3 xz-utils"
+KMIRROR_PACKAGES="$KMIRROR_DEMO_PACKAGES \
 clang lld llvm libclang-rt-14-dev \
-liburcu-dev libcmocka-dev libfuse3-dev fuse3 valgrind attr xz-utils \
+libcmocka-dev valgrind attr \
 linux-source-6.1 ccache rclone gnuplot-nox \
 flex bison bc libelf-dev libssl-dev cpio kmod qemu-system-x86 busybox-static \
 e2fsprogs libcap-dev sshfs openssh-server \
 ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse ceph-common uuid-runtime iproute2"
+
+if [ "${1:-}" = --demo ]; then
+	KMIRROR_PACKAGES=$KMIRROR_DEMO_PACKAGES
+	shift
+fi
 
 missing=
 for p in $KMIRROR_PACKAGES "$@"; do
