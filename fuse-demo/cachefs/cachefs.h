@@ -90,6 +90,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "kmirror/cachedir.h"
 #include "kmirror/fscache.h"
 #include "kmap.h"
 
@@ -384,8 +385,6 @@ static inline uint64_t kc_granule(const struct kc_fs *fs)
 
 /* dirs.c */
 int kc_check_dirs(struct kc_fs *fs);
-int kc_open_own(struct kc_fs *fs, const char *name, int flags);
-const char *kc_own_why(int err);
 
 /* creds.c: kc_creds_take(req, &c); <source calls>; kc_creds_drop(&c); */
 struct kc_creds {

@@ -488,25 +488,30 @@ static void *kc_ctl_main(void *arg)
 	return NULL;
 }
 
-/* A fresh DIR/kmirror.sock, mode 0600 (we hold the cache lock). */
+/*
+ * A fresh DIR/kmirror.sock, mode 0600 (we hold the cache lock): whatever
+ * stands by its name is removed unfollowed, and the socket is bound in
+ * the very directory of cache_fd, whatever its path names now
+ * (kmirror/cachedir.h).
+ */
 static int kc_ctl_listen(struct kc_fs *fs)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa;
+	socklen_t len;
 	int fd, n;
 
-	n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/" KC_CTL_SOCKET,
-		     fs->cfg.cache_dir);
-	if (n < 0 || (size_t)n >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
+	n = kmirror_cachedir_sockaddr(fs->cache_fd, KC_CTL_SOCKET, &sa, &len);
+	if (n)
+		return n;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	unlinkat(fs->cache_fd, KC_CTL_SOCKET, 0);
+	kmirror_cachedir_unlink(fs->cache_fd, KC_CTL_SOCKET, 0);
 	/*
 	 * The daemon runs with umask 0: the mode the socket's file gets
 	 * at bind() is that of the socket's inode, set here (Linux).
 	 */
-	if (fchmod(fd, 0600) || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	if (fchmod(fd, 0600) || bind(fd, (struct sockaddr *)&sa, len) ||
 	    listen(fd, 8)) {
 		n = -errno;
 		close(fd);
@@ -516,8 +521,8 @@ static int kc_ctl_listen(struct kc_fs *fs)
 }
 
 /*
- * Start serving the socket.  A cache directory whose path is too long for
- * a socket address only loses the commands (a warning), not the mount.
+ * Start serving the socket.  A socket that cannot be made only loses the
+ * commands (a warning), not the mount.
  */
 int kc_control_start(struct kc_fs *fs)
 {
@@ -562,7 +567,7 @@ void kc_control_stop(struct kc_fs *fs)
 	close(c->listen_fd);
 	close(c->stop_pipe[0]);
 	close(c->stop_pipe[1]);
-	unlinkat(fs->cache_fd, KC_CTL_SOCKET, 0);
+	kmirror_cachedir_unlink(fs->cache_fd, KC_CTL_SOCKET, 0);
 	free(c);
 	fs->control = NULL;
 }

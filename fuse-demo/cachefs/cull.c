@@ -280,8 +280,7 @@ static bool kc_cull_unheld(struct kc_fs *fs, struct kc_obj *o)
 	fscache_relinquish_cookie(c, true);
 	kc_sums_remove(fs, o);
 	return kc_obj_path(fs->index, o, path, sizeof(path)) < 0 ||
-	       (fstatat(fs->cache_fd, path, &st, AT_SYMLINK_NOFOLLOW) &&
-		errno == ENOENT);
+	       kmirror_cachedir_stat(fs->cache_fd, path, &st) == -ENOENT;
 }
 
 /* The oldest entry the culler may try (index lock held), or NULL. */
@@ -346,7 +345,7 @@ static bool kc_obj_older(struct kc_fs *fs, struct kc_obj *o,
 	if (in)
 		return fs->cull_ops->last_used(in) < older_than;
 	if (kc_obj_path(fs->index, o, path, sizeof(path)) < 0 ||
-	    fstatat(fs->cache_fd, path, &st, AT_SYMLINK_NOFOLLOW))
+	    kmirror_cachedir_stat(fs->cache_fd, path, &st))
 		return true;
 	return st.st_atime < older_than;
 }

@@ -14,7 +14,7 @@
  *    write it (as cachefilesd asks of its cache).  Whoever can add names
  *    there can plant symlinks for a root daemon to write through; with
  *    this rule only the daemon's own user can, and the daemon still opens
- *    every file there relative to the directory, without following links.
+ *    every file there through kmirror/cachedir.h, which refuses them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -156,37 +156,4 @@ static int kc_check_cache_owner(struct kc_fs *fs)
 int kc_check_dirs(struct kc_fs *fs)
 {
 	return kc_check_cache_owner(fs) || kc_check_nesting(fs) ? -1 : 0;
-}
-
-/*
- * Open the daemon's own file @name (kmirror.lock, kmirror-stats.*) in the
- * cache directory: never through a symlink (ELOOP), and only a regular
- * file of the daemon's user with no other name (EINVAL otherwise), so
- * that nothing planted there makes the daemon write elsewhere.  A new
- * file is made 0600.  A descriptor, or -errno.
- */
-int kc_open_own(struct kc_fs *fs, const char *name, int flags)
-{
-	int fd = openat(fs->cache_fd, name, flags | O_NOFOLLOW | O_NONBLOCK |
-			O_CLOEXEC, 0600);
-	struct stat st;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
-	    st.st_uid != geteuid()) {
-		close(fd);
-		return -EINVAL;
-	}
-	return fd;
-}
-
-/* Why kc_open_own() refused, for messages. */
-const char *kc_own_why(int err)
-{
-	if (err == -ELOOP)
-		return "it is a symbolic link";
-	if (err == -EINVAL)
-		return "it is not a regular file of ours with one name";
-	return strerror(-err);
 }

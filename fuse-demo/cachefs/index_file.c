@@ -44,7 +44,6 @@
 #define KC_IDX_MAGIC	"KMIRIDX"
 #define KC_IDX_ORDER	0x01020304u	/* byte order of the writer */
 #define KC_IDX_VERSION	1u
-#define KC_IDX_TMP	KC_INDEX_FILE ".tmp"
 #define KC_CHECKPOINT_S	60	/* seconds between checkpoints, at least */
 #define KC_DIRS_MAX	(1u << 20)
 #define KC_RACY_FINE_NS	(100 * 1000000ll)	/* ns-timestamp filesystems */
@@ -122,14 +121,13 @@ static void kc_put_dirs(struct kc_fs *fs, struct kc_writer *w,
 	DIR *dir;
 	int fd;
 
-	if (fstatat(fs->cache_fd, path, &st, AT_SYMLINK_NOFOLLOW) ||
+	if (kmirror_cachedir_stat(fs->cache_fd, path, &st) ||
 	    !S_ISDIR(st.st_mode) || w->ndir == KC_DIRS_MAX)
 		return;
 	kc_put_dir(w, path, &st);
 	if (depth == 2)
 		return;
-	fd = openat(fs->cache_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
-		    O_NOFOLLOW);
+	fd = kmirror_cachedir_open(fs->cache_fd, path, O_RDONLY | O_DIRECTORY);
 	dir = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!dir) {
 		if (fd >= 0)
@@ -208,6 +206,7 @@ static int kc_write_body(struct kc_fs *fs, struct kc_writer *w,
 {
 	struct kc_index *x = fs->index;
 	struct stat st;
+	int ret;
 
 	if (fseeko(w->f, sizeof(*h), SEEK_SET))
 		return -errno;
@@ -218,8 +217,9 @@ static int kc_write_body(struct kc_fs *fs, struct kc_writer *w,
 	h->nvol = x->nvol;
 	h->nobj = kc_put_objs(x, w);
 	pthread_mutex_unlock(&x->lock);
-	if (fstatat(fs->cache_fd, "cache", &st, 0))
-		return -errno;
+	ret = kmirror_cachedir_stat(fs->cache_fd, "cache", &st);
+	if (ret)
+		return ret;
 	h->ndir = w->ndir;
 	h->racy = w->racy;
 	h->cache_dev = st.st_dev;
@@ -229,21 +229,26 @@ static int kc_write_body(struct kc_fs *fs, struct kc_writer *w,
 	return 0;
 }
 
-/* One attempt: the new file under its temporary name. */
-static int kc_write_file(struct kc_fs *fs, bool clean, uint32_t *racy)
+/*
+ * One attempt: the new file under its temporary name, written into @t
+ * (kmirror/cachedir.h: nothing planted by that name is followed).
+ */
+static int kc_write_file(struct kc_fs *fs, bool clean, uint32_t *racy,
+			 struct kmirror_cachedir_temp *t)
 {
 	struct kc_writer w = { .sum = KC_FNV_INIT };
 	struct kc_idx_hdr h = { .magic = KC_IDX_MAGIC, .order = KC_IDX_ORDER,
 				.version = KC_IDX_VERSION };
 	int fd, ret;
 
-	unlinkat(fs->cache_fd, KC_IDX_TMP, 0);
-	fd = kc_open_own(fs, KC_IDX_TMP, O_WRONLY | O_CREAT | O_EXCL);
+	fd = kmirror_cachedir_temp(t, fs->cache_fd, KC_INDEX_FILE, NULL);
 	if (fd < 0)
 		return fd;
-	w.f = fdopen(fd, "w");
+	fd = dup(fd);		/* the stream's own, closed by fclose() */
+	w.f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!w.f) {
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 		return -ENOMEM;
 	}
 	w.racy_ns = kc_racy_margin(fs);
@@ -268,25 +273,26 @@ static int kc_write_file(struct kc_fs *fs, bool clean, uint32_t *racy)
 int kc_index_save(struct kc_fs *fs, bool clean)
 {
 	int64_t margin = kc_racy_margin(fs);
+	struct kmirror_cachedir_temp t;
 	uint32_t racy = 0;
 	int ret;
 
-	ret = kc_write_file(fs, clean, &racy);
+	ret = kc_write_file(fs, clean, &racy, &t);
 	if (!ret && clean && racy) {
 		struct timespec ts = { margin / 1000000000ll,
 				       margin % 1000000000ll };
 
+		kmirror_cachedir_abort(&t);
 		nanosleep(&ts, NULL);
-		ret = kc_write_file(fs, clean, &racy);
+		ret = kc_write_file(fs, clean, &racy, &t);
 	}
-	if (!ret && renameat(fs->cache_fd, KC_IDX_TMP, fs->cache_fd,
-			     KC_INDEX_FILE))
-		ret = -errno;
-	if (ret) {
-		unlinkat(fs->cache_fd, KC_IDX_TMP, 0);
+	if (ret)
+		kmirror_cachedir_abort(&t);
+	else
+		ret = kmirror_cachedir_commit(&t, 0);
+	if (ret)
 		kc_warn("cannot write %s: %s", KC_INDEX_FILE,
-			strerror(-ret));
-	}
+			kmirror_cachedir_strerror(ret));
 	return ret;
 }
 
@@ -375,7 +381,7 @@ static bool kc_dirs_unchanged(struct kc_fs *fs, struct kc_bytes *r,
 			continue;
 		memcpy(path, p, len);
 		path[len] = 0;
-		same = !fstatat(fs->cache_fd, path, &st, AT_SYMLINK_NOFOLLOW) &&
+		same = !kmirror_cachedir_stat(fs->cache_fd, path, &st) &&
 		       S_ISDIR(st.st_mode) && st.st_ino == ino &&
 		       kc_ctime_ns(&st) == ctime;
 	}
@@ -423,7 +429,7 @@ static const char *kc_check_hdr(struct kc_fs *fs, const struct kc_idx_hdr *h,
 	    kc_hdr_sum(h, kc_fnv(KC_FNV_INIT, payload, h->payload_len)) !=
 	    h->checksum)
 		return "damaged (size or checksum wrong)";
-	if (fstatat(fs->cache_fd, "cache", &st, 0) ||
+	if (kmirror_cachedir_stat(fs->cache_fd, "cache", &st) ||
 	    st.st_dev != h->cache_dev || st.st_ino != h->cache_ino)
 		return "written for another cache directory";
 	if (h->nvol > UINT16_MAX + 1u || h->ndir > KC_DIRS_MAX ||
@@ -490,11 +496,12 @@ int kc_index_load(struct kc_fs *fs, bool *trusted)
 
 	*trusted = false;
 	fs->index->origin = KC_ORIGIN_NONE;
-	fd = kc_open_own(fs, KC_INDEX_FILE, O_RDWR);
+	fd = kmirror_cachedir_open(fs->cache_fd, KC_INDEX_FILE, O_RDWR);
 	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0) {
-		kc_warn("ignoring %s: %s", KC_INDEX_FILE, kc_own_why(fd));
+		kc_warn("ignoring %s: %s", KC_INDEX_FILE,
+			kmirror_cachedir_strerror(fd));
 		return 0;
 	}
 	if (fstat(fd, &st) || !st.st_size ||

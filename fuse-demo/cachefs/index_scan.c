@@ -117,7 +117,7 @@ static int kc_scan_walk(struct kc_fs *fs)
 			break;
 		}
 		if (r.kind != KMIRROR_CACHE_OBJECT || r.error ||
-		    fstatat(fs->cache_fd, r.path, &st, AT_SYMLINK_NOFOLLOW))
+		    kmirror_cachedir_stat(fs->cache_fd, r.path, &st))
 			continue;
 		pthread_mutex_lock(&x->lock);
 		ret = kc_scan_note(fs, &r, &st);

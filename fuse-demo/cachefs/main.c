@@ -165,13 +165,24 @@ static int kc_open_cache_dir(struct kc_fs *fs)
 {
 	const char *dir = fs->cfg.cache_dir;
 
-	fs->cache_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fs->cache_fd < 0 && errno == ENOENT)
+	fs->cache_fd = kmirror_cachedir_root(dir);
+	if (fs->cache_fd == -ENOENT)
 		return kc_fail("cache directory '%s' does not exist", dir);
 	if (fs->cache_fd < 0)
 		return kc_fail("cannot open cache directory '%s': %s", dir,
-			       strerror(errno));
+			       strerror(-fs->cache_fd));
 	return kc_check_dirs(fs);
+}
+
+/* Which of cache/ and graveyard/ libkmirror found to be a symlink. */
+static const char *kc_which_link(int cache_fd)
+{
+	struct stat st;
+
+	if (!kmirror_cachedir_stat(cache_fd, "cache", &st) &&
+	    S_ISLNK(st.st_mode))
+		return "cache";
+	return "graveyard";
 }
 
 /* The cache directory takes user.* xattrs. */
@@ -312,10 +323,12 @@ static void kc_lock_record(struct kc_fs *fs, const char *dev)
 /* Exclusive use of the cache directory while mounted. */
 static int kc_lock_cache(struct kc_fs *fs)
 {
-	fs->lock_fd = kc_open_own(fs, KC_LOCK_FILE, O_RDWR | O_CREAT);
+	fs->lock_fd = kmirror_cachedir_open(fs->cache_fd, KC_LOCK_FILE,
+					    O_RDWR | O_CREAT);
 	if (fs->lock_fd < 0)
 		return kc_fail("cannot use %s/%s: %s", fs->cfg.cache_dir,
-			       KC_LOCK_FILE, kc_own_why(fs->lock_fd));
+			       KC_LOCK_FILE,
+			       kmirror_cachedir_strerror(fs->lock_fd));
 	if (flock(fs->lock_fd, LOCK_EX | LOCK_NB) && kc_lock_wait(fs))
 		return -1;
 	kc_lock_record(fs, "");
@@ -341,6 +354,10 @@ static int kc_open_cache(struct kc_fs *fs)
 	if (ret == -EOPNOTSUPP)
 		return kc_fail("cache directory '%s' is on a filesystem "
 			       "without user extended attributes", dir);
+	if (ret == -ELOOP)
+		return kc_fail("cache directory '%s': its %s/ is a symbolic "
+			       "link (not followed): refused; remove it", dir,
+			       kc_which_link(fs->cache_fd));
 	if (ret)
 		return kc_fail("cannot open cache '%s': %s", dir,
 			       strerror(-ret));
@@ -349,8 +366,7 @@ static int kc_open_cache(struct kc_fs *fs)
 	ret = kc_sums_open(fs);
 	if (ret)
 		return kc_fail("cannot use %s/%s: %s", dir, KC_SUMS_DIR,
-			       ret == -EPERM ? "it is not a directory of ours" :
-			       strerror(-ret));
+			       kmirror_cachedir_strerror(ret));
 	return 0;
 }
 
@@ -386,18 +402,18 @@ static int kc_open_volume(struct kc_fs *fs)
 	fs->volume = fscache_acquire_volume(fs->cache, fs->volume_key, NULL, 0);
 	if (!fs->volume)
 		return kc_fail("cannot use volume '%s' in the cache: %s",
-			       fs->volume_key, strerror(errno));
+			       fs->volume_key,
+			       kmirror_cachedir_strerror(-errno));
 	fs->cull_ops = &kc_cull_ops;
 	ret = kc_index_build(fs);
 	if (ret)
 		return kc_fail("cannot index cache '%s': %s",
-			       fs->cfg.cache_dir, strerror(-ret));
+			       fs->cfg.cache_dir,
+			       kmirror_cachedir_strerror(ret));
 	ret = kc_meta_open(fs);
 	if (ret)
 		return kc_fail("cannot use %s/%s: %s", fs->cfg.cache_dir,
-			       KC_META_DIR, ret == -EPERM ?
-			       "it is not a directory of ours" :
-			       strerror(-ret));
+			       KC_META_DIR, kmirror_cachedir_strerror(ret));
 	return 0;
 }
 

@@ -102,21 +102,20 @@ static void kc_mdir_read(struct kc_fs *fs, struct kc_mdir *d)
 	struct kc_meta *m = fs->meta;
 	char name[KC_META_FNAME], bad[KC_META_FNAME + 4];
 	uint64_t dev = d->dev, ino = d->ino;
-	uint8_t *buf = NULL;
-	struct stat st;
-	int fd, ret = -EBADMSG;
+	char *buf = NULL;
+	size_t len;
+	int ret;
 
 	kc_mdir_name(m, dev, ino, name);
-	fd = openat(m->dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
+	/* Anything but our own regular file there (a FIFO, a symlink, a
+	 * hard link: kmirror/cachedir.h) is set aside as damaged. */
+	ret = kmirror_cachedir_read(m->dirfd, name, KC_META_FILE_MAX, &buf,
+				    &len);
+	if (ret && !kmirror_cachedir_refused(ret) && ret != -EFBIG)
 		return;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	    st.st_size <= KC_META_FILE_MAX &&
-	    (buf = malloc(st.st_size + 1)) &&
-	    pread(fd, buf, st.st_size, 0) == st.st_size)
-		ret = kc_mdir_parse(d, buf, st.st_size, fs->volume_key,
+	if (!ret)
+		ret = kc_mdir_parse(d, (uint8_t *)buf, len, fs->volume_key,
 				    fs->source_dev);
-	close(fd);
 	free(buf);
 	d->stored = true;
 	if (!ret && d->dev == dev && d->ino == ino)
@@ -128,7 +127,7 @@ static void kc_mdir_read(struct kc_fs *fs, struct kc_mdir *d)
 	kc_warn("warning: %s/" KC_META_DIR "/%s is damaged or not this "
 		"volume's: set aside as %s, asking the source again",
 		fs->cfg.cache_dir, name, bad);
-	renameat(m->dirfd, name, m->dirfd, bad);
+	kmirror_cachedir_rename(m->dirfd, name, m->dirfd, bad, 0);
 	d->stored = false;
 }
 
@@ -514,32 +513,24 @@ bool kc_meta_may(fuse_req_t req, const struct stat *st, unsigned int mask)
 static void kc_mdir_write(struct kc_fs *fs, struct kc_mdir *d)
 {
 	struct kc_meta *m = fs->meta;
-	char name[KC_META_FNAME], tmp[KC_META_FNAME + 4];
+	char name[KC_META_FNAME];
 	size_t len = 0;
 	char *buf;
-	int fd;
 
 	kc_mdir_name(m, d->dev, d->ino, name);
 	if (!d->n && !d->listed) {
 		if (d->stored)
-			unlinkat(m->dirfd, name, 0);
+			kmirror_cachedir_unlink(m->dirfd, name, 0);
 		d->stored = false;
 		d->dirty = false;
 		return;
 	}
 	buf = kc_mdir_format(d, fs->volume_key, fs->source_dev, &len);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
-	fd = buf ? openat(m->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC |
-			  O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
-	if (fd >= 0 && write(fd, buf, len) == (ssize_t)len &&
-	    !close(fd) && !renameat(m->dirfd, tmp, m->dirfd, name)) {
+	/* Not fsync'ed: a store lost in a crash is only asked again. */
+	if (buf && !kmirror_cachedir_write(m->dirfd, name, buf, len, 0)) {
 		d->stored = true;
 		d->dirty = false;
-	} else {
-		if (fd >= 0)
-			close(fd);
-		unlinkat(m->dirfd, tmp, 0);	/* tried again next time */
-	}
+	}			/* else: tried again next time */
 	free(buf);
 }
 
@@ -598,13 +589,13 @@ static void kc_meta_forget(int fd)
 	}
 	while ((de = readdir(dir)))
 		if (de->d_type == DT_REG || de->d_type == DT_UNKNOWN)
-			unlinkat(fd, de->d_name, 0);
+			kmirror_cachedir_unlink(fd, de->d_name, 0);
 	closedir(dir);
 }
 
 /*
  * At start-up, with the volume known: DIR/kmirror-meta, made if need
- * be; 0, -EPERM (not a directory of ours) or -errno.  Without
+ * be; 0, or -errno (kmirror/cachedir.h's refusals too).  Without
  * meta_timeout or negative_timeout there is no store (its memory and
  * writes are for those who ask for it), and an old one is emptied.
  */
@@ -612,23 +603,19 @@ int kc_meta_open(struct kc_fs *fs)
 {
 	bool want = fs->cfg.meta_timeout || fs->cfg.negative_timeout;
 	struct kc_meta *m;
-	struct stat st;
 	int fd;
 
-	if (want && mkdirat(fs->cache_fd, KC_META_DIR, 0700) &&
-	    errno != EEXIST)
-		return -errno;
-	fd = openat(fs->cache_fd, KC_META_DIR,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && !want && errno == ENOENT)
+	fd = want ? kmirror_cachedir_mkdir(fs->cache_fd, KC_META_DIR, NULL) :
+		    kmirror_cachedir_open(fs->cache_fd, KC_META_DIR,
+					  O_RDONLY | O_DIRECTORY);
+	if (fd == -ENOENT && !want)
 		return 0;
 	if (fd < 0)
-		return errno == ENOTDIR || errno == ELOOP ? -EPERM : -errno;
+		return fd;
 	m = want ? calloc(1, sizeof(*m)) : NULL;
-	if (fstat(fd, &st) || st.st_uid != geteuid() || (want && !m)) {
+	if (want && !m) {
 		close(fd);
-		free(m);
-		return !want || m ? -EPERM : -ENOMEM;
+		return -ENOMEM;
 	}
 	if (!want) {
 		kc_meta_forget(fd);

@@ -182,43 +182,24 @@ char *kc_pins_format(const struct kc_pins *s, size_t *len)
 /* Write @len bytes of @buf as DIR/kmirror-pins, atomically and durably. */
 static int kc_pins_write(struct kc_fs *fs, const char *buf, size_t len)
 {
-	int fd, ret = 0;
-
-	fd = openat(fs->cache_fd, KC_PINS_FILE ".tmp", O_WRONLY | O_CREAT |
-		    O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, buf, len) != (ssize_t)len || fsync(fd))
-		ret = errno ? -errno : -EIO;
-	close(fd);
-	if (!ret && renameat(fs->cache_fd, KC_PINS_FILE ".tmp", fs->cache_fd,
-			     KC_PINS_FILE))
-		ret = -errno;
-	if (ret)
-		unlinkat(fs->cache_fd, KC_PINS_FILE ".tmp", 0);
-	return ret;
+	return kmirror_cachedir_write(fs->cache_fd, KC_PINS_FILE, buf, len,
+				      KMIRROR_CACHEDIR_SYNC);
 }
 
-/* DIR/kmirror-pins, whole, into a malloc()ed buffer; -ENOENT: none. */
+/*
+ * DIR/kmirror-pins, whole, into a malloc()ed buffer; -ENOENT: none;
+ * -EBADMSG: something else than our file stands there (a symlink, a
+ * FIFO, a hard link: kmirror/cachedir.h), or it is too big.
+ */
 static int kc_pins_read(struct kc_fs *fs, uint8_t **buf, size_t *len)
 {
-	struct stat st;
-	int fd, ret = 0;
+	char *b = NULL;
+	int ret = kmirror_cachedir_read(fs->cache_fd, KC_PINS_FILE,
+					KC_PINS_FILE_MAX, &b, len);
 
-	fd = openat(fs->cache_fd, KC_PINS_FILE,
-		    O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    st.st_size > KC_PINS_FILE_MAX)
-		ret = -EBADMSG;
-	else if (!(*buf = malloc(st.st_size + 1)))
-		ret = -ENOMEM;
-	else if (pread(fd, *buf, st.st_size, 0) != st.st_size)
-		ret = -EBADMSG;
-	*len = st.st_size;
-	close(fd);
-	return ret;
+	*buf = (uint8_t *)b;
+	return kmirror_cachedir_refused(ret) || ret == -EFBIG ||
+	       ret == -EIO ? -EBADMSG : ret;
 }
 
 /* At mount, with the index made and nothing in it: the pins on disk. */
@@ -241,8 +222,8 @@ int kc_pins_load(struct kc_fs *fs)
 		kc_warn("warning: %s/" KC_PINS_FILE " is damaged: set aside "
 			"as " KC_PINS_FILE ".bad, no object is pinned",
 			fs->cfg.cache_dir);
-		renameat(fs->cache_fd, KC_PINS_FILE, fs->cache_fd,
-			 KC_PINS_FILE ".bad");
+		kmirror_cachedir_rename(fs->cache_fd, KC_PINS_FILE,
+					fs->cache_fd, KC_PINS_FILE ".bad", 0);
 		ret = 0;
 	}
 	return ret == -ENOENT ? 0 : ret;

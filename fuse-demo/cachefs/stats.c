@@ -82,7 +82,7 @@
 #include "pins.h"
 
 #define KC_STATS_TMP	KC_STATS_FILE ".tmp"	/* the spare */
-#define KC_STATS_NEW	KC_STATS_FILE ".new"
+#define KC_STATS_NEW_SUFFIX ".new"
 
 static unsigned long long kc_get(atomic_ullong *c)
 {
@@ -224,20 +224,26 @@ void kc_stats_show(struct kc_fs *fs, FILE *f)
 	kc_stats_fscache(fs, f);
 }
 
+/* Write @text into @fd from its start, and cut it there: 0 or -errno. */
+static int kc_put_text(int fd, const char *text, size_t len)
+{
+	ssize_t n = pwrite(fd, text, len, 0);
+
+	if (n != (ssize_t)len)
+		return n < 0 ? -errno : -ENOSPC;
+	return ftruncate(fd, len) ? -errno : 0;
+}
+
 /* Write @text to our file @name under DIR: 0 or -errno. */
 static int kc_put_file(struct kc_fs *fs, const char *name, int flags,
 		       const char *text, size_t len)
 {
-	int fd = kc_open_own(fs, name, O_WRONLY | flags), ret = 0;
-	ssize_t n;
+	int fd = kmirror_cachedir_open(fs->cache_fd, name, O_WRONLY | flags);
+	int ret;
 
 	if (fd < 0)
 		return fd;
-	n = pwrite(fd, text, len, 0);
-	if (n != (ssize_t)len)
-		ret = n < 0 ? -errno : -ENOSPC;
-	else if (ftruncate(fd, len))
-		ret = -errno;
+	ret = kc_put_text(fd, text, len);
 	close(fd);
 	return ret;
 }
@@ -248,15 +254,32 @@ static int kc_put_file(struct kc_fs *fs, const char *name, int flags,
  */
 static void kc_stats_spare(struct kc_fs *fs, const char *text, size_t len)
 {
-	int fd = kc_open_own(fs, KC_STATS_TMP, O_RDONLY);
+	int fd = kmirror_cachedir_open(fs->cache_fd, KC_STATS_TMP, O_RDONLY);
 
 	if (fd >= 0) {
 		close(fd);
 		return;
 	}
 	if (fd != -ENOENT)
-		unlinkat(fs->cache_fd, KC_STATS_TMP, 0);
+		kmirror_cachedir_unlink(fs->cache_fd, KC_STATS_TMP, 0);
 	kc_put_file(fs, KC_STATS_TMP, O_CREAT | O_EXCL, text, len);
+}
+
+/* The new statistics as kmirror-stats.new, renamed over kmirror-stats. */
+static int kc_stats_replace(struct kc_fs *fs, const char *text, size_t len)
+{
+	struct kmirror_cachedir_temp t;
+	int ret = kmirror_cachedir_temp(&t, fs->cache_fd, KC_STATS_FILE,
+					KC_STATS_NEW_SUFFIX);
+
+	if (ret < 0)
+		return ret;
+	ret = kc_put_text(t.fd, text, len);
+	if (ret) {
+		kmirror_cachedir_abort(&t);
+		return ret;
+	}
+	return kmirror_cachedir_commit(&t, 0);
 }
 
 /*
@@ -276,17 +299,15 @@ int kc_stats_write(struct kc_fs *fs, bool mounted)
 	if (!text)
 		return -ENOMEM;
 	kc_stats_spare(fs, text, len);
-	unlinkat(fs->cache_fd, KC_STATS_NEW, 0);
-	ret = kc_put_file(fs, KC_STATS_NEW, O_CREAT | O_EXCL, text, len);
-	if (!ret && renameat(fs->cache_fd, KC_STATS_NEW, fs->cache_fd,
-			     KC_STATS_FILE))
-		ret = -errno;
+	ret = kc_stats_replace(fs, text, len);
 	if (ret == -ENOSPC || ret == -EDQUOT) {
-		unlinkat(fs->cache_fd, KC_STATS_NEW, 0);
+		int dfd = fs->cache_fd;
+
 		ret = kc_put_file(fs, KC_STATS_TMP, 0, text, len);
-		if (!ret && renameat2(fs->cache_fd, KC_STATS_TMP, fs->cache_fd,
-				      KC_STATS_FILE, RENAME_EXCHANGE))
-			ret = -errno;
+		if (!ret)
+			ret = kmirror_cachedir_rename(dfd, KC_STATS_TMP, dfd,
+						      KC_STATS_FILE,
+						      RENAME_EXCHANGE);
 	}
 	free(text);
 	return ret;

@@ -54,30 +54,22 @@ void kc_sums_remove(struct kc_fs *fs, const struct kc_obj *o)
 
 	kc_sidecar_of(fs, o, &sc);
 	if (sc.name[0])
-		unlinkat(sc.dirfd, sc.name, 0);
+		kmirror_cachedir_unlink(sc.dirfd, sc.name, 0);
 }
 
 /*
  * DIR/kmirror-sums, made if missing: a directory of ours, not a symlink
  * (nothing planted there makes the daemon write elsewhere).  With
- * verify=off it is still opened if it exists, to remove stale sums.
+ * verify=off it is still opened if it exists, to remove stale sums; one
+ * that cannot be made is then no error.
  */
 int kc_sums_open(struct kc_fs *fs)
 {
-	struct stat st;
-	int fd;
+	int fd = kmirror_cachedir_mkdir(fs->cache_fd, KC_SUMS_DIR, NULL);
 
 	fs->sums_fd = -1;
-	if (mkdirat(fs->cache_fd, KC_SUMS_DIR, 0700) && errno != EEXIST)
-		return fs->cfg.verify ? -errno : 0;
-	fd = openat(fs->cache_fd, KC_SUMS_DIR,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || st.st_uid != geteuid()) {
-		close(fd);
-		return -EPERM;
-	}
+		return fs->cfg.verify || kmirror_cachedir_refused(fd) ? fd : 0;
 	fs->sums_fd = fd;
 	return 0;
 }

@@ -51,6 +51,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "kmirror/cachedir.h"
 #include "kmap.h"
 
 #define KC_MAP_PREFIX	"user.kmirror.map."
@@ -418,9 +419,8 @@ int kc_sums_save(const struct kc_map *m, const struct kc_sidecar *sc,
 	if (!sc->name[0])
 		return 0;
 	if (!sc->verify) {
-		if (unlinkat(sc->dirfd, sc->name, 0) && errno != ENOENT)
-			return -errno;
-		return 0;
+		ret = kmirror_cachedir_unlink(sc->dirfd, sc->name, 0);
+		return ret == -ENOENT ? 0 : ret;
 	}
 	/* One buffer, one write: header, sums, their CRC32C. */
 	len = sizeof(*h) + (n + 1) * sizeof(*sum);

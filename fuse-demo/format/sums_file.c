@@ -51,6 +51,7 @@
 #include <unistd.h>
 
 #include "kmirror/cache.h"
+#include "kmirror/cachedir.h"
 
 #include "bytes.h"
 #include "crc32c.h"
@@ -236,79 +237,40 @@ int kc_sums_parse(const void *buf, size_t len, struct kc_sums_hdr *h,
 	return 0;
 }
 
-static int kc_write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /*
  * Write the sidecar image @buf (@len bytes: the header, the sums and room
  * for the CRC32C of all that precedes, set here) as @sc, durably: a
- * temporary file, fsync, rename.
+ * temporary file, fsync, rename (kmirror_cachedir_write(): nothing
+ * planted by either name is followed).
  */
 int kc_sums_write(const struct kc_sidecar *sc, void *buf, size_t len)
 {
-	char tmp[KC_SUMS_NAME + 8];
 	uint32_t crc = kc_crc32c(0, buf, len - sizeof(crc));
-	int fd, ret;
 
 	memcpy((char *)buf + len - sizeof(crc), &crc, sizeof(crc));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", sc->name);
-	fd = openat(sc->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		    0600);
-	ret = fd < 0 ? -errno : kc_write_all(fd, buf, len);
-	if (fd < 0)
-		return ret;
-	if (!ret && fsync(fd))
-		ret = -errno;
-	close(fd);
-	if (!ret && renameat(sc->dirfd, tmp, sc->dirfd, sc->name))
-		ret = -errno;
-	if (ret)
-		unlinkat(sc->dirfd, tmp, 0);
-	return ret;
+	return kmirror_cachedir_write(sc->dirfd, sc->name, buf, len,
+				      KMIRROR_CACHEDIR_SYNC);
 }
 
 /*
- * Read the sidecar @name in @dirfd whole and parse it: a regular file
- * only, never through a symlink (the check reads caches it does not
- * trust), nor blocking on a FIFO planted there.
+ * Read the sidecar @name in @dirfd whole and parse it: a regular file of
+ * ours with one name only, never through a symlink (the check reads
+ * caches it does not trust), nor blocking on a FIFO planted there; any
+ * such thing by its name is garbage (-EBADMSG).
  */
 int kc_sums_read(int dirfd, const char *name, struct kc_sums_hdr *h,
 		 uint32_t **sums)
 {
-	struct stat st;
-	char *buf = NULL;
-	int fd, ret;
+	size_t len;
+	char *buf;
+	int ret;
 
-	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-		    O_CLOEXEC);
-	if (fd < 0)
-		return errno == ELOOP ? -EBADMSG : -errno;
-	if (fstat(fd, &st))
-		ret = -errno;
-	else if (!S_ISREG(st.st_mode) || st.st_size > (1ll << 32))
-		ret = -EBADMSG;
-	else if (!(buf = malloc(st.st_size ? st.st_size : 1)))
-		ret = -ENOMEM;
-	else if (pread(fd, buf, st.st_size, 0) != (ssize_t)st.st_size)
-		ret = -EIO;
-	else
-		ret = kc_sums_parse(buf, st.st_size, h, sums);
+	ret = kmirror_cachedir_read(dirfd, name, 1ull << 32, &buf, &len);
+	if (kmirror_cachedir_refused(ret) || ret == -EFBIG)
+		return -EBADMSG;
+	if (ret)
+		return ret;
+	ret = kc_sums_parse(buf, len, h, sums);
 	free(buf);
-	close(fd);
 	return ret;
 }
-

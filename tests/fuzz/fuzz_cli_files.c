@@ -3,12 +3,13 @@
  * libFuzzer target: the files the kmirror CLI opens by name, the way
  * someone else may have planted them.  The first byte picks what stands
  * at the name (a regular file, a symlink to a secret, a FIFO, a
- * directory, ...), the second a size bound, the rest is the file's
- * contents.  `cache stats` reads it with km_read_file_at() and prints it
- * escaped; `cache put` opens it with km_put_open().  Invariants: only a
- * regular file itself is read, all of it when it fits the bound and
- * -EFBIG when not; nothing blocks; the secret behind a symlink never
- * comes back; the printed text is printable UTF-8 and newlines.
+ * directory, a hard link to a secret, ...), the second a size bound, the
+ * rest is the file's contents.  `cache stats` reads it with
+ * kmirror_cachedir_read() and prints it escaped; `cache put` opens it
+ * with km_put_open().  Invariants: only a regular file itself is read,
+ * all of it when it fits the bound and -EFBIG when not; nothing blocks;
+ * the secret behind a symlink or hard link never comes back; the printed
+ * text is printable UTF-8 and newlines.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,8 +19,10 @@
 
 #include "cache_put.h"
 #include "fuzz_cli.h"
+#include "kmirror/cachedir.h"
 
-enum kind { REGULAR, SYMLINK, FIFO, DIRECTORY, DIR_LINK, DANGLING, KINDS };
+enum kind { REGULAR, SYMLINK, FIFO, DIRECTORY, DIR_LINK, DANGLING, HARDLINK,
+	    KINDS };
 
 static char dir[64];
 static int dfd = -1;
@@ -72,6 +75,9 @@ static void plant(enum kind kind, const uint8_t *data, size_t len)
 	case DIR_LINK:
 		CHECK(!symlinkat(".", dfd, "f"), "symlink");
 		break;
+	case HARDLINK:
+		CHECK(!linkat(dfd, "secret", dfd, "f", 0), "link");
+		break;
 	default:
 		CHECK(!symlinkat("nowhere", dfd, "f"), "symlink");
 		break;
@@ -81,9 +87,9 @@ static void plant(enum kind kind, const uint8_t *data, size_t len)
 static void check_stats(enum kind kind, const uint8_t *data, size_t len,
 			size_t bound)
 {
-	char *buf = malloc(bound ? bound : 1), *text = NULL;
+	char *buf = NULL, *text = NULL;
 	size_t got = 0, tlen = 0;
-	int ret = km_read_file_at(dfd, "f", buf, bound, &got);
+	int ret = kmirror_cachedir_read(dfd, "f", bound, &buf, &got);
 	FILE *f;
 
 	if (kind == REGULAR && len <= bound)
@@ -95,6 +101,8 @@ static void check_stats(enum kind kind, const uint8_t *data, size_t len,
 		      bound, ret);
 	else if (kind == FIFO || kind == DIRECTORY)
 		CHECK(ret == -EINVAL, "kind %d read: %d", kind, ret);
+	else if (kind == HARDLINK)
+		CHECK(ret == -EMLINK, "hard link read: %d", ret);
 	else
 		CHECK(ret == -ELOOP, "symlink (kind %d) followed: %d", kind, ret);
 	if (!ret) {
@@ -118,10 +126,13 @@ static void check_put_file(enum kind kind, size_t len)
 	fz_errors_begin(&e);
 	ret = km_put_open(path, &fd, &size);
 	fz_errors_end(&e, ret);
-	CHECK((ret == KM_EXIT_OK) == (kind == REGULAR), "kind %d: %d", kind,
-	      ret);
+	/* The user's own input file: a second name of a file is fine. */
+	CHECK((ret == KM_EXIT_OK) == (kind == REGULAR || kind == HARDLINK),
+	      "kind %d: %d", kind, ret);
 	if (ret)
 		return;
+	if (kind == HARDLINK)
+		len = 6;	/* "SECRET" */
 	CHECK(size == (int64_t)len, "size %lld of %zu", (long long)size, len);
 	close(fd);
 }

@@ -45,19 +45,6 @@ uint64_t kc_now_ns(void)
 	return 0;
 }
 
-int kc_open_own(struct kc_fs *fs, const char *name, int flags)
-{
-	int fd = openat(fs->cache_fd, name, flags | O_NOFOLLOW | O_CLOEXEC,
-			0600);
-
-	return fd < 0 ? -errno : fd;
-}
-
-const char *kc_own_why(int err)
-{
-	return strerror(-err);
-}
-
 /* ---- the header, as index_file.c lays it out ------------------------ */
 
 #define HDR_LEN		72

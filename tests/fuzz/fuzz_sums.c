@@ -9,12 +9,15 @@
  *    present granules the input's first byte chooses, bound to the
  *    object the header names (so the sums are reached), ends without a
  *    fault, and on success every present granule has the sum read.
+ *  - the same bytes behind a symlink or a hard link planted by the
+ *    sidecar's name are never loaded (kmirror/cachedir.h).
  * The input is a mode byte, then the sidecar.  A CRC is a wall no
  * mutation climbs: with bit 0 of the mode set, the sidecar's trailing CRC
  * is made right first, so that the header and sums behind it are fuzzed.
  */
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,6 +33,7 @@ static char fz_path[] = "/tmp/kmirror-fuzz-sums.XXXXXX";
 static void fz_cleanup(void)
 {
 	unlinkat(fz_dir, "s", 0);
+	unlinkat(fz_dir, "t", 0);
 	rmdir(fz_path);
 }
 
@@ -88,6 +92,47 @@ static void fz_load(uint8_t mode, const uint8_t *data, size_t size,
 	kc_map_destroy(&m);
 }
 
+/* Load the sidecar @name, bound to the object the header @h names. */
+static int fz_load_name(const char *name, const struct kc_sums_hdr *h)
+{
+	struct kc_sidecar sc = { .verify = true };
+	struct kc_map m;
+	struct stat st;
+	int ret;
+
+	sc.dirfd = fz_dir;
+	snprintf(sc.name, sizeof(sc.name), "%s", name);
+	fz_object(h, &st);
+	kc_map_init(&m, h->shift);
+	ret = kc_sums_load(&m, &sc, &st);
+	kc_map_destroy(&m);
+	return ret;
+}
+
+/*
+ * The sidecar @data (its header @h) as the file "t", which loads, then
+ * "s" as a symlink and as a hard link to it, which must not.
+ */
+static void fz_planted(const uint8_t *data, size_t size,
+		       const struct kc_sums_hdr *h)
+{
+	int fd, i;
+
+	fd = openat(fz_dir, "t", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && write(fd, data, size) == (ssize_t)size, "write");
+	close(fd);
+	if (fz_load_name("t", h))
+		return;		/* not a sidecar of this object anyway */
+	for (i = 0; i < 2; i++) {
+		unlinkat(fz_dir, "s", 0);
+		CHECK(!(i ? linkat(fz_dir, "t", fz_dir, "s", 0) :
+			symlinkat("t", fz_dir, "s")), "plant");
+		CHECK(fz_load_name("s", h), "a planted %s was loaded",
+		      i ? "hard link" : "symlink");
+	}
+	unlinkat(fz_dir, "s", 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t mode = size ? data[0] : 0, *copy;
@@ -114,6 +159,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!ret)
 		fz_roundtrip(copy, size, &h, sums);
 	fz_load(mode, copy, size, ret ? NULL : &h, sums);
+	if (!ret)
+		fz_planted(copy, size, &h);
 	free(sums);
 	free(copy);
 	return 0;

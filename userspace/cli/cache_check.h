@@ -12,6 +12,7 @@
 #include "cache_ctl.h"
 #include "kmap.h"
 #include "kmirror/cache.h"
+#include "kmirror/cachedir.h"
 #include "progress.h"
 
 #define KM_CHECK_PIECE	(1u << 20)	/* bytes read at a time */

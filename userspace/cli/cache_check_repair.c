@@ -91,10 +91,9 @@ static int km_chk_discard(int fd, const char *sidecar, int sums_fd,
 
 	snprintf(sc.name, sizeof(sc.name), "%s", sums_fd >= 0 ? sidecar : "");
 	ret = kc_map_load(m, fd, size, &sc, &state);
-	if (!ret && state != KC_MAP_CLEAN && sums_fd >= 0 &&
-	    unlinkat(sums_fd, sidecar, 0) && errno != ENOENT)
-		ret = -errno;
-	return ret;
+	if (!ret && state != KC_MAP_CLEAN && sums_fd >= 0)
+		ret = kmirror_cachedir_unlink(sums_fd, sidecar, 0);
+	return ret == -ENOENT ? 0 : ret;
 }
 
 void km_chk_repair(struct km_check *c, int fd, const char *path,
@@ -126,13 +125,13 @@ void km_chk_repair(struct km_check *c, int fd, const char *path,
 
 int km_chk_lock(struct km_check *c)
 {
-	c->lock_fd = openat(c->cache_fd, "kmirror.lock", O_RDONLY |
-			    O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (c->lock_fd < 0 && errno == ENOENT)
+	c->lock_fd = kmirror_cachedir_open(c->cache_fd, "kmirror.lock",
+					   O_RDONLY);
+	if (c->lock_fd == -ENOENT)
 		return 0;	/* never mounted */
 	if (c->lock_fd < 0)
 		return km_fail("cannot repair '%s': its kmirror.lock: %s",
-			       c->dir, strerror(errno));
+			       c->dir, kmirror_cachedir_strerror(c->lock_fd));
 	if (flock(c->lock_fd, LOCK_EX | LOCK_NB))
 		return km_fail("cannot repair '%s': a kmirror-cachefs holds its lock but does not answer on its control socket; try again once it is unmounted",
 			       c->dir);

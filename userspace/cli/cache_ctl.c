@@ -14,11 +14,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cache_ctl.h"
+#include "kmirror/cachedir.h"
 
 #define KM_CTL_REPLY_MAX	(64 << 20)
 
@@ -86,7 +86,7 @@ static int km_ctl_left_ms(double deadline)
 	return left <= 0 ? 0 : (int)(left * 1000) + 1;
 }
 
-/* connect() and send() wait at most what is left (SO_SNDTIMEO). */
+/* send() waits at most what is left (SO_SNDTIMEO). */
 static void km_ctl_send_bound(int fd, double deadline)
 {
 	int ms = km_ctl_left_ms(deadline);
@@ -97,24 +97,20 @@ static void km_ctl_send_bound(int fd, double deadline)
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 }
 
+/*
+ * Connect to DIR/kmirror.sock: a socket of DIR's owner, not a symlink to
+ * another socket (kmirror/cachedir.h), whatever the length of DIR's path;
+ * a daemon whose backlog is full is waited for until @deadline.
+ */
 static int km_ctl_connect(const char *dir, double deadline)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd, n;
+	int dfd = kmirror_cachedir_root(dir), fd;
 
-	n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/kmirror.sock", dir);
-	if (n < 0 || (size_t)n >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	/* A daemon whose backlog is full makes connect() wait. */
-	km_ctl_send_bound(fd, deadline);
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		n = errno == EAGAIN ? -ETIMEDOUT : -errno;
-		close(fd);
-		return n;
-	}
+	if (dfd < 0)
+		return dfd;
+	fd = kmirror_cachedir_connect_within(dfd, "kmirror.sock",
+					     km_ctl_left_ms(deadline));
+	close(dfd);
 	return fd;
 }
 
@@ -222,8 +218,8 @@ int km_ctl_refused(const char *dir, int err)
 	if (err == -ETIMEDOUT)
 		return km_fail("the daemon of '%s' did not answer within %g s (--timeout)",
 			       dir, km_ctl_timeout_s);
-	return km_fail("cannot reach the daemon of '%s': %s", dir,
-		       strerror(-err));
+	return km_fail("cannot reach the daemon of '%s': %s/kmirror.sock: %s",
+		       dir, dir, kmirror_cachedir_strerror(err));
 }
 
 int km_ctl_status(const char *reply, const char **rest)

@@ -65,10 +65,6 @@ bool km_is_control(uint32_t cp);
 /* One bounded line of @in: 1, 0 at end, -E2BIG, -EILSEQ (NUL), -EIO. */
 int km_read_line(FILE *in, char *buf, size_t size, size_t *len);
 
-/* A regular file of at most @size bytes under @dfd, never a symlink. */
-int km_read_file_at(int dfd, const char *name, char *buf, size_t size,
-		    size_t *len);
-
 /* cli_keys.c: hex and keys. */
 
 /*

@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cache_ctl.h"
 #include "kmirror/cache.h"
+#include "kmirror/cachedir.h"
 
 static const char km_cache_ls_usage[] =
 	"usage: kmirror cache ls DIR [--json]\n"
@@ -92,6 +94,9 @@ static int km_open_error(const char *dir, int err)
 	if (err == -EMEDIUMTYPE)
 		return km_error("'%s' is not a cachefiles cache (no cache/ directory)",
 				dir);
+	if (err == -ELOOP)
+		return km_error("'%s/cache' is a symbolic link: not followed, refused",
+				dir);
 	return km_error("cannot open cache '%s': %s", dir, strerror(-err));
 }
 
@@ -167,35 +172,33 @@ static int km_stats_refused(const char *dir, int err)
 	case -ENOENT:
 		return km_error("no statistics in '%s' (no kmirror-stats: it is not a kmirror-cachefs cache, or was never mounted)",
 				dir);
-	case -ELOOP:
-		return km_error("'%s/kmirror-stats' is a symbolic link: not followed",
-				dir);
-	case -EINVAL:
-		return km_error("'%s/kmirror-stats' is not a regular file", dir);
 	case -EFBIG:
 		return km_error("'%s/kmirror-stats' is larger than %d bytes: not kmirror-cachefs statistics",
 				dir, KM_STATS_MAX);
 	default:
 		return km_error("cannot read '%s/kmirror-stats': %s", dir,
-				strerror(-err));
+				kmirror_cachedir_strerror(err));
 	}
 }
 
 /*
- * Print DIR/kmirror-stats, which whoever can write DIR controls: no
- * symlink followed, no FIFO waited on, a regular file of at most
+ * Print DIR/kmirror-stats, which whoever can write DIR controls: read
+ * through kmirror/cachedir.h (no symlink followed, no FIFO waited on, a
+ * regular file of DIR's owner with one name) if it has at most
  * KM_STATS_MAX bytes, shown escaped.
  */
 static int km_stats_print(const char *dir, int dfd)
 {
-	static char buf[KM_STATS_MAX];
+	char *buf = NULL;
 	size_t len;
 	int ret;
 
-	ret = km_read_file_at(dfd, "kmirror-stats", buf, sizeof(buf), &len);
+	ret = kmirror_cachedir_read(dfd, "kmirror-stats", KM_STATS_MAX, &buf,
+				    &len);
 	if (ret)
 		return km_stats_refused(dir, ret);
 	km_put_text_with(stdout, buf, len, '\n', "\n");
+	free(buf);
 	return KM_EXIT_OK;
 }
 
@@ -217,10 +220,10 @@ static int km_cache_stats(int argc, char **argv)
 	}
 	if (!dir)
 		return km_error("no cache directory given (see --help)");
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	dfd = kmirror_cachedir_root(dir);
 	if (dfd < 0)
 		return km_error("cannot open cache '%s': %s", dir,
-				strerror(errno));
+				strerror(-dfd));
 	ret = km_stats_print(dir, dfd);
 	close(dfd);
 	return ret;

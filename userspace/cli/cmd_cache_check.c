@@ -101,7 +101,7 @@ static int km_chk_list(struct km_check *c)
 			continue;
 		}
 		if (r.kind != KMIRROR_CACHE_OBJECT ||
-		    fstatat(c->cache_fd, r.path, &st, AT_SYMLINK_NOFOLLOW))
+		    kmirror_cachedir_stat(c->cache_fd, r.path, &st))
 			continue;
 		ret = km_chk_add(c, &r, st.st_size);
 		if (ret)
@@ -109,35 +109,6 @@ static int km_chk_list(struct km_check *c)
 	}
 	kmirror_cache_close(scan);
 	return ret;
-}
-
-/*
- * Open @path beneath @dirfd one component at a time, never through a
- * symlink (a hostile cache could plant one anywhere after the scan).
- */
-static int km_chk_open(int dirfd, const char *path)
-{
-	char *copy = strdup(path), *name, *next, *save = NULL;
-	int fd = dirfd, nfd;
-
-	if (!copy)
-		return -ENOMEM;
-	name = strtok_r(copy, "/", &save);
-	while (name) {
-		next = strtok_r(NULL, "/", &save);
-		nfd = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-			     O_CLOEXEC | (next ? O_DIRECTORY : 0));
-		if (fd != dirfd)
-			close(fd);
-		if (nfd < 0) {
-			free(copy);
-			return -errno;
-		}
-		fd = nfd;
-		name = next;
-	}
-	free(copy);
-	return fd == dirfd ? -EINVAL : fd;
 }
 
 /* CRC32C of the object's bytes [lo, lo + len): 0 or -errno. */
@@ -274,10 +245,11 @@ static int km_chk_one(struct km_check *c, const struct km_chk_obj *o)
 	int fd, ret;
 
 	kc_map_init(&m, KC_GRANULE_MIN_SHIFT);
-	fd = km_chk_open(c->cache_fd, o->path);
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	/* A hostile cache could plant anything there after the scan. */
+	fd = kmirror_cachedir_open(c->cache_fd, o->path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
 		km_chk_line(c, o->path, "cannot open: %s", fd < 0 ?
-			    strerror(-fd) : "not a regular file");
+			    kmirror_cachedir_strerror(fd) : strerror(errno));
 		c->left++;
 		goto out;
 	}
@@ -341,13 +313,21 @@ static int km_chk_mounted(struct km_check *c)
 
 static int km_chk_open_dir(struct km_check *c)
 {
-	c->cache_fd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	c->cache_fd = kmirror_cachedir_root(c->dir);
 	if (c->cache_fd < 0)
 		return km_fail("cannot open cache '%s': %s", c->dir,
-			       strerror(errno));
-	/* None (verify=off, or never mounted): every map has no sums. */
-	c->sums_fd = openat(c->cache_fd, KC_SUMS_DIR, O_RDONLY | O_DIRECTORY |
-			    O_NOFOLLOW | O_CLOEXEC);
+			       strerror(-c->cache_fd));
+	/*
+	 * None (verify=off, or never mounted): every map has no sums.  One
+	 * planted (a symlink, another's directory) is refused, as the
+	 * daemon refuses to mount with it.
+	 */
+	c->sums_fd = kmirror_cachedir_open(c->cache_fd, KC_SUMS_DIR,
+					   O_RDONLY | O_DIRECTORY);
+	if (c->sums_fd < 0 && c->sums_fd != -ENOENT)
+		return km_fail("cannot check '%s': its %s: %s", c->dir,
+			       KC_SUMS_DIR,
+			       kmirror_cachedir_strerror(c->sums_fd));
 	c->buf = malloc(KM_CHECK_PIECE);
 	return c->buf ? 0 : km_fail("out of memory");
 }

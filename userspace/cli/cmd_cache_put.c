@@ -12,6 +12,7 @@
 #include "cache_put.h"
 #include "cli.h"
 #include "kmirror/cache.h"
+#include "kmirror/cachedir.h"
 #include "kmirror/fscache.h"
 
 static const char km_cache_put_usage[] =
@@ -69,14 +70,17 @@ static int km_put_data(struct fscache_cookie *c, int fd, int64_t size)
  */
 static void km_put_remove_object(const struct km_put *p)
 {
-	char rel[KMIRROR_CACHE_PATH_SIZE], path[PATH_MAX];
+	char rel[KMIRROR_CACHE_PATH_SIZE];
+	int dfd;
 
 	if (kmirror_cache_object_path(p->vkey, p->key, p->klen, rel,
 				      sizeof(rel)) < 0)
 		return;
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", p->dir, rel) <
-	    sizeof(path))
-		unlink(path);
+	dfd = kmirror_cachedir_root(p->dir);
+	if (dfd < 0)
+		return;
+	kmirror_cachedir_unlink(dfd, rel, 0);
+	close(dfd);
 }
 
 /*
@@ -141,7 +145,7 @@ static int km_put(const struct km_put *p, int fd, int64_t size)
 	ret = fscache_cache_open(p->dir, NULL, &cache);
 	if (ret)
 		return km_error("cannot open cache '%s': %s", p->dir,
-				strerror(-ret));
+				kmirror_cachedir_strerror(ret));
 	v = fscache_acquire_volume(cache, p->vkey, NULL, 0);
 	if (!v) {
 		ret = errno;

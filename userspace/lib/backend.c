@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "kmirror/cachedir.h"
 #include "kmc_key.h"
 #include "kmc_xattr.h"
 
@@ -72,23 +73,12 @@ struct kmf_file *kmf_object_get_file(struct kmf_object *o)
 
 /*
  * cachefiles_get_directory(): make @name under @parent (0700) unless it
- * exists, and open it.  -ENOTDIR if it is not a directory.
+ * exists, and open it.  -ENOTDIR if it is not a directory, -ELOOP if it
+ * is a symlink (kmirror/cachedir.h).
  */
 static int kmf_get_directory(int parent, const char *name, bool *is_new)
 {
-	int fd;
-
-	if (mkdirat(parent, name, 0700) == 0) {
-		if (is_new)
-			*is_new = true;
-	} else if (errno != EEXIST) {
-		return -errno;
-	}
-	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
-		    O_NOFOLLOW);
-	if (fd < 0)
-		return errno == ELOOP ? -ENOTDIR : -errno;
-	return fd;
+	return kmirror_cachedir_mkdir(parent, name, is_new);
 }
 
 /* cachefiles_bury_object() for a directory: into graveyard/%08x%08x. */
@@ -97,16 +87,16 @@ static int kmf_bury_dir(struct fscache_cache *cache, int dir,
 {
 	char grave[KMC_GRAVE_NAME_LEN + 1];
 	unsigned int tries;
+	int ret;
 	u32 n;
 
 	for (tries = 0; tries < 1000; tries++) {
 		n = atomic_fetch_add(&cache->gravecounter, 1) + 1;
 		kmc_grave_name((u32)time(NULL), n, grave, sizeof(grave));
-		if (renameat2(dir, name, cache->grave_fd, grave,
-			      RENAME_NOREPLACE) == 0)
-			return 0;
-		if (errno != EEXIST)
-			return -errno;
+		ret = kmirror_cachedir_rename(dir, name, cache->grave_fd, grave,
+					      RENAME_NOREPLACE);
+		if (ret != -EEXIST)
+			return ret;
 	}
 	return -EEXIST;
 }
@@ -115,14 +105,14 @@ static int kmf_bury_dir(struct fscache_cache *cache, int dir,
 static int kmf_bury(struct fscache_cache *cache, int dir, const char *name)
 {
 	struct stat st;
+	int ret = kmirror_cachedir_stat(dir, name, &st);
 
-	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW))
-		return errno == ENOENT ? 0 : -errno;
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
 	if (S_ISDIR(st.st_mode))
 		return kmf_bury_dir(cache, dir, name);
-	if (unlinkat(dir, name, 0) && errno != ENOENT)
-		return -errno;
-	return 0;
+	ret = kmirror_cachedir_unlink(dir, name, 0);
+	return ret == -ENOENT ? 0 : ret;
 }
 
 /* 1 if the directory @fd has no entries, 0 if it has, or -errno. */
@@ -146,16 +136,21 @@ static int kmf_dir_empty(int fd)
 	return empty;
 }
 
-/* A new cache is an empty directory; an old one has cache/. */
+/*
+ * A new cache is an empty directory; an old one has cache/, which must
+ * be a directory (-ENOTDIR), not a symlink to one (-ELOOP).
+ */
 static int kmf_check_root(int root)
 {
 	struct stat st;
-	int ret;
+	int ret = kmirror_cachedir_stat(root, KMC_CACHE_DIR, &st);
 
-	if (fstatat(root, KMC_CACHE_DIR, &st, AT_SYMLINK_NOFOLLOW) == 0)
+	if (!ret && S_ISLNK(st.st_mode))
+		return -ELOOP;
+	if (!ret)
 		return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
-	if (errno != ENOENT)
-		return -errno;
+	if (ret != -ENOENT)
+		return ret;
 	ret = kmf_dir_empty(root);
 	if (ret < 0)
 		return ret;
@@ -174,8 +169,7 @@ static int kmf_probe_fs(struct fscache_cache *cache)
 	if (fstatfs(cache->store_fd, &sfs))
 		return -errno;
 	cache->bsize = sfs.f_bsize > 0 ? sfs.f_bsize : KMF_DIO_BLOCK;
-	fd = openat(cache->store_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC,
-		    0600);
+	fd = kmirror_cachedir_tmpfile(cache->store_fd, ".", O_RDWR);
 	cache->tmpfile_ok = fd >= 0;
 	if (fd >= 0)
 		close(fd);
@@ -186,9 +180,9 @@ static int kmf_backend_open(struct fscache_cache *cache, const char *dir)
 {
 	int ret;
 
-	cache->root_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cache->root_fd = kmirror_cachedir_root(dir);
 	if (cache->root_fd < 0)
-		return -errno;
+		return cache->root_fd;
 	ret = kmf_check_root(cache->root_fd);
 	if (ret)
 		return ret;
@@ -250,19 +244,15 @@ static int kmf_check_volume_xattr(struct fscache_volume *v, int fd)
 static int kmf_make_fanouts(int vfd)
 {
 	char name[KMC_FANOUT_NAME_LEN + 1];
-	struct stat st;
 	unsigned int i;
+	int fd;
 
 	for (i = 0; i < KMC_FANOUT_NR; i++) {
 		kmc_fanout_name(i, name, sizeof(name));
-		if (mkdirat(vfd, name, 0700) == 0)
-			continue;
-		if (errno != EEXIST)
-			return -errno;
-		if (fstatat(vfd, name, &st, AT_SYMLINK_NOFOLLOW))
-			return -errno;
-		if (!S_ISDIR(st.st_mode))
-			return -ENOTDIR;
+		fd = kmirror_cachedir_mkdir(vfd, name, NULL);
+		if (fd < 0)
+			return fd;
+		close(fd);
 	}
 	return 0;
 }
@@ -456,18 +446,16 @@ static int kmf_tmpfile_fd(struct fscache_volume *v, struct kmf_object *o,
 	tmpname[0] = 0;
 	if (cache->tmpfile_ok) {
 		kmc_fanout_name(o->fanout, fan, sizeof(fan));
-		fd = openat(v->dir_fd, fan, O_TMPFILE | O_RDWR | O_CLOEXEC,
-			    0600);
-		return fd < 0 ? -errno : fd;
+		return kmirror_cachedir_tmpfile(v->dir_fd, fan, O_RDWR);
 	}
 	for (tries = 0; tries < 1000; tries++) {
 		kmc_grave_name((u32)time(NULL),
 			       atomic_fetch_add(&cache->gravecounter, 1) + 1,
 			       tmpname, KMC_GRAVE_NAME_LEN + 1);
-		fd = openat(cache->grave_fd, tmpname, O_CREAT | O_EXCL |
-			    O_RDWR | O_CLOEXEC, 0600);
-		if (fd >= 0 || errno != EEXIST)
-			return fd < 0 ? -errno : fd;
+		fd = kmirror_cachedir_open(cache->grave_fd, tmpname, O_CREAT |
+					   O_EXCL | O_RDWR);
+		if (fd != -EEXIST)
+			return fd;
 	}
 	return -EEXIST;
 }
@@ -488,7 +476,7 @@ static struct kmf_file *kmf_create_tmpfile(struct fscache_cookie *c,
 	if (size && ftruncate(fd, size)) {
 		close(fd);
 		if (tmpname[0])
-			unlinkat(cache->grave_fd, tmpname, 0);
+			kmirror_cachedir_unlink(cache->grave_fd, tmpname, 0);
 		return NULL;
 	}
 	return kmf_file_new(fd);
@@ -512,67 +500,33 @@ static bool kmf_create_file(struct fscache_cookie *c, struct kmf_object *o)
 }
 
 /*
- * Open "@xx/name" under the volume directory @dir without following a
- * symlink in either component, so that a link planted in the cache can
- * never make us read or write a file outside it.
- */
-static int kmf_open_beneath(int dir, const char *path, int flags)
-{
-	const char *slash = strchr(path, '/');
-	char fan[KMC_FANOUT_NAME_LEN + 1];
-	int fd, ffd;
-
-	if (!slash || slash - path > KMC_FANOUT_NAME_LEN)
-		return -EINVAL;
-	memcpy(fan, path, slash - path);
-	fan[slash - path] = '\0';
-	ffd = openat(dir, fan, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (ffd < 0)
-		return -errno;
-	fd = openat(ffd, slash + 1, flags | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		fd = -errno;
-	close(ffd);
-	return fd;
-}
-
-/* @fd if it is a regular file (owned by us, if @ours); else closed. */
-static int kmf_regular(int fd, bool ours)
-{
-	struct stat st;
-
-	if (fd < 0)
-		return fd;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	    (!ours || st.st_uid == geteuid()))
-		return fd;
-	close(fd);
-	return -EINVAL;
-}
-
-/*
- * open(): an object, a regular file (O_NONBLOCK: a FIFO in its place must
- * not hang us); a 0000 object of ours (as the kernel writes them) is
- * chmod'ed 0600 first.
+ * open(): an object "@xx/name" under the volume directory @dir, through
+ * kmirror/cachedir.h: a regular file of the cache's owner with one name,
+ * no symlink followed on the way, a FIFO in its place refused without
+ * hanging us.  A 0000 object of ours (as the kernel writes them) is
+ * chmod'ed 0600 first, through the O_PATH descriptor's /proc name.
  */
 static int kmf_open_object(int dir, const char *path)
 {
-	int fd = kmf_open_beneath(dir, path, O_RDWR | O_NONBLOCK);
+	int fd = kmirror_cachedir_open(dir, path, O_RDWR);
+	struct stat st;
 	char proc[64];
 
 	if (fd != -EACCES)
-		return kmf_regular(fd, false);
-	fd = kmf_regular(kmf_open_beneath(dir, path, O_PATH), true);
-	if (fd < 0)
+		return fd;
+	fd = kmirror_cachedir_open(dir, path, O_PATH);
+	if (fd < 0 || fstat(fd, &st) || st.st_uid != geteuid()) {
+		if (fd >= 0)
+			close(fd);
 		return -EACCES;
+	}
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	if (chmod(proc, 0600)) {
 		close(fd);
 		return -EACCES;
 	}
 	close(fd);
-	return kmf_regular(kmf_open_beneath(dir, path, O_RDWR | O_NONBLOCK),
-			   false);
+	return kmirror_cachedir_open(dir, path, O_RDWR);
 }
 
 /* cachefiles_open_file(): an existing object, checked; stale: replaced. */
@@ -614,10 +568,12 @@ static bool kmf_look_up_object(struct fscache_cookie *c, struct kmf_object *o)
 	char path[KMF_OBJ_PATH_SIZE];
 	int dir = c->volume->dir_fd;
 	struct stat st;
+	int ret;
 
 	kmf_object_path(o, path);
-	if (fstatat(dir, path, &st, AT_SYMLINK_NOFOLLOW)) {
-		if (errno != ENOENT)
+	ret = kmirror_cachedir_stat(dir, path, &st);
+	if (ret) {
+		if (ret != -ENOENT)
 			return false;
 		goto new_file;
 	}
@@ -679,7 +635,7 @@ static bool kmf_same_file(int dir, const char *path, int fd)
 {
 	struct stat a, b;
 
-	return !fstatat(dir, path, &a, AT_SYMLINK_NOFOLLOW) && !fstat(fd, &b) &&
+	return !kmirror_cachedir_stat(dir, path, &a) && !fstat(fd, &b) &&
 	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
@@ -691,24 +647,17 @@ static void kmf_delete_object(struct fscache_volume *v, struct kmf_object *o,
 
 	kmf_object_path(o, path);
 	if (kmf_same_file(v->dir_fd, path, fd))
-		unlinkat(v->dir_fd, path, 0);
+		kmirror_cachedir_unlink(v->dir_fd, path, 0);
 }
 
 /* Link a file created by kmf_tmpfile_fd() at @path. */
 static int kmf_link_tmpfile(struct fscache_cache *cache, int dir,
 			    const char *path, struct kmf_object *o, int fd)
 {
-	char proc[64];
-
 	if (o->tmpname[0])
-		return renameat(cache->grave_fd, o->tmpname, dir, path) ?
-		       -errno : 0;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	if (!linkat(AT_FDCWD, proc, dir, path, AT_SYMLINK_FOLLOW))
-		return 0;
-	if (errno == EEXIST)
-		return -EEXIST;
-	return linkat(fd, "", dir, path, AT_EMPTY_PATH) ? -errno : 0;
+		return kmirror_cachedir_rename(cache->grave_fd, o->tmpname,
+					       dir, path, 0);
+	return kmirror_cachedir_link(fd, dir, path);
 }
 
 /* cachefiles_commit_tmpfile(): a stale file in the way is unlinked. */
@@ -723,7 +672,7 @@ static void kmf_commit_tmpfile(struct fscache_volume *v, struct kmf_object *o,
 	if (ret == -EEXIST) {
 		if (kmf_same_file(v->dir_fd, path, fd))
 			ret = 0;
-		else if (!unlinkat(v->dir_fd, path, 0))
+		else if (!kmirror_cachedir_unlink(v->dir_fd, path, 0))
 			ret = kmf_link_tmpfile(v->cache, v->dir_fd, path, o,
 					       fd);
 	}
@@ -772,7 +721,8 @@ static void kmf_clean_up_object(struct fscache_cookie *c, struct kmf_object *o)
 		break;
 	case KMC_OBJECT_DROP_TMPFILE:
 		if (o->tmpname[0])
-			unlinkat(v->cache->grave_fd, o->tmpname, 0);
+			kmirror_cachedir_unlink(v->cache->grave_fd,
+						o->tmpname, 0);
 		break;
 	case KMC_OBJECT_COMMIT:
 		if (write_xattr)
@@ -844,7 +794,8 @@ static bool kmf_backend_invalidate_cookie(struct fscache_cookie *c)
 		kmf_delete_object(c->volume, o, old->fd);
 		atomic_store(&c->stale_on_disk, false);
 	} else if (oldtmp[0]) {
-		unlinkat(c->volume->cache->grave_fd, oldtmp, 0);
+		kmirror_cachedir_unlink(c->volume->cache->grave_fd, oldtmp,
+					0);
 	}
 	kmf_fput(old);
 	return true;

@@ -26,6 +26,7 @@
 #include "kmc_volume.h"
 #include "kmc_xattr.h"
 #include "kmirror/cache.h"
+#include "kmirror/cachedir.h"
 
 enum { KM_LV_CACHE, KM_LV_VOLUME, KM_LV_FANOUT, KM_LV_NR };
 
@@ -257,8 +258,10 @@ static int km_dent_type(int dfd, const struct km_dent *d, mode_t *mode)
 		*mode = DTTOIF(d->type);
 		return 0;
 	}
-	if (fstatat(dfd, d->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return -errno;
+	int ret = kmirror_cachedir_stat(dfd, d->name, &st);
+
+	if (ret)
+		return ret;
 	*mode = st.st_mode & S_IFMT;
 	return 0;
 }
@@ -266,10 +269,7 @@ static int km_dent_type(int dfd, const struct km_dent *d, mode_t *mode)
 /* Open subdirectory @name of @dfd, never through a symlink. */
 static int km_open_dir(int dfd, const char *name)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			O_CLOEXEC);
-
-	return fd < 0 ? -errno : fd;
+	return kmirror_cachedir_open(dfd, name, O_RDONLY | O_DIRECTORY);
 }
 
 /* Open directory entry @d of @dfd: it must be a directory itself. */
@@ -431,12 +431,12 @@ static int km_step_fanout(struct kmirror_cache_scan *s,
 /*
  * Open object @d of the fan-out @dfd for reading its xattr: a regular file
  * (cachefiles_look_up_object() buries anything else), never a symlink,
- * and never opened at all when it is a device or FIFO.  Returns the fd,
- * -EINVAL for a wrong file type, or another negative errno.
+ * and never opened at all when it is a device or FIFO (kmirror/cachedir.h
+ * checks the rest: one name, the cache's owner).  Returns the fd, -EINVAL
+ * for a wrong file type, or another negative errno.
  */
 static int km_open_object(int dfd, const struct km_dent *d)
 {
-	struct stat st;
 	mode_t mode = 0;
 	int fd, ret;
 
@@ -445,15 +445,8 @@ static int km_open_object(int dfd, const struct km_dent *d)
 		return ret;
 	if (mode != S_IFREG)
 		return -EINVAL;
-	fd = openat(dfd, d->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-		    O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ELOOP ? -EINVAL : -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	return fd;
+	fd = kmirror_cachedir_open(dfd, d->name, O_RDONLY);
+	return fd == -ELOOP ? -EINVAL : fd;
 }
 
 /* Read and decode the object xattr of @fd into @obj. */
@@ -522,6 +515,8 @@ static int km_step_object(struct kmirror_cache_scan *s,
 		return km_fail(s, obj, fd, "not a regular file");
 	if (fd < 0)
 		return km_failf(s, obj, fd, "cannot open object: %s",
+				kmirror_cachedir_refused(fd) ?
+				kmirror_cachedir_strerror(fd) :
 				km_strerror(s, fd));
 	ret = km_object_xattr(s, fd, obj);
 	close(fd);
@@ -578,10 +573,12 @@ unsigned long kmirror_cache_errors(const struct kmirror_cache_scan *s)
 static int km_open_store(struct kmirror_cache_scan *s)
 {
 	struct stat st;
-	int fd;
+	int fd, ret = kmirror_cachedir_stat(s->root_fd, KMC_CACHE_DIR, &st);
 
-	if (fstatat(s->root_fd, KMC_CACHE_DIR, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT ? -EMEDIUMTYPE : -errno;
+	if (ret)
+		return ret == -ENOENT ? -EMEDIUMTYPE : ret;
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;		/* never followed: said plainly */
 	if (!S_ISDIR(st.st_mode))
 		return -EMEDIUMTYPE;
 	fd = km_open_dir(s->root_fd, KMC_CACHE_DIR);
@@ -599,9 +596,11 @@ int kmirror_cache_openat(int dirfd, const char *dir,
 
 	if (!s)
 		return -ENOMEM;
-	s->root_fd = openat(dirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* The root the caller named (followed), or one beneath @dirfd. */
+	s->root_fd = dirfd == AT_FDCWD ? kmirror_cachedir_root(dir) :
+		     kmirror_cachedir_open(dirfd, dir, O_RDONLY | O_DIRECTORY);
 	if (s->root_fd < 0) {
-		ret = -errno;
+		ret = s->root_fd;
 		free(s);
 		return ret;
 	}

@@ -76,8 +76,9 @@ struct kmirror_cache_scan;
  * Open the cache root @dir.  0 and *@scan on success; the open(2) error
  * (-ENOENT, -ENOTDIR, -EACCES, ...) if @dir cannot be opened;
  * -EMEDIUMTYPE if @dir has no cache/ directory (not a cachefiles cache);
- * -ENOMEM.  graveyard/ is not required and is not walked: it only ever
- * holds dead directories.
+ * -ELOOP if its cache/ is a symbolic link (never followed); -ENOMEM.
+ * graveyard/ is not required and is not walked: it only ever holds dead
+ * directories.
  */
 int kmirror_cache_open(const char *dir, struct kmirror_cache_scan **scan);
 /* The same, relative to the directory @dirfd (or AT_FDCWD). */
