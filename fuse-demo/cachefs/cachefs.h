@@ -223,6 +223,21 @@ struct kc_inode {
 						 * (ns), 0: not to be served
 						 * (meta.c) */
 	struct stat		attr;
+	struct timespec		btime;		/* @attr's birth time, {0, 0}:
+						 * not known (no store, or
+						 * the source keeps none) */
+};
+
+/*
+ * What and where a directory is, as the daemon last heard: what the
+ * metadata store checks its names against (meta.c).
+ */
+struct kc_whence {
+	struct stat		st;
+	struct timespec		btime;		/* {0, 0}: not known */
+	dev_t			pdev;		/* its parent; 0, 0: the root */
+	ino_t			pino;
+	char			name[NAME_MAX + 1];	/* "": the root */
 };
 
 struct kc_fs;
@@ -429,12 +444,13 @@ void kc_meta_close(struct kc_fs *fs);
 void kc_meta_flush(struct kc_fs *fs);
 bool kc_meta_fresh_attr(struct kc_fs *fs, int64_t learnt);
 int kc_meta_lookup(struct kc_fs *fs, struct kc_inode *dir, const char *name,
-		   struct stat *st, int64_t *learnt);
+		   struct stat *st, struct timespec *btime, int64_t *learnt);
 void kc_meta_learn(struct kc_fs *fs, struct kc_inode *dir, const char *name,
-		   const struct stat *st);
+		   const struct stat *st, const struct timespec *btime);
 void kc_meta_stale(struct kc_fs *fs, struct kc_inode *in);
 void kc_meta_learn_inode(struct kc_fs *fs, struct kc_inode *in,
-			 const struct stat *st);
+			 const struct stat *st, const struct timespec *btime);
+void kc_meta_dir_learnt(struct kc_fs *fs, struct kc_inode *in);
 void kc_meta_made(struct kc_fs *fs, struct kc_inode *dir, const char *name);
 struct kc_attr;
 bool kc_meta_opened(struct kc_fs *fs, struct kc_inode *in,
@@ -453,6 +469,10 @@ int kc_runners_init(struct kc_fs *fs);
 void kc_runners_stop(struct kc_fs *fs);
 int kc_src_fstatat(struct kc_fs *fs, int dirfd, const char *name,
 		   struct stat *st, int flags);
+int kc_src_fstatat_born(struct kc_fs *fs, int dirfd, const char *name,
+			struct stat *st, struct timespec *btime, int flags);
+int kc_fstatat_born(int dirfd, const char *name, struct stat *st,
+		    struct timespec *btime, int flags);
 int kc_src_openat(struct kc_fs *fs, int dirfd, const char *name, int flags,
 		  mode_t mode);
 int kc_src_faccessat(struct kc_fs *fs, int dirfd, const char *name, int mode,
@@ -490,6 +510,7 @@ struct kc_inode *kc_inode_parent(struct kc_fs *fs, struct kc_inode *in,
 				 char name[NAME_MAX + 1]);
 struct kc_inode *kc_inode_from_store(struct kc_fs *fs, struct kc_inode *dir,
 				     const char *name, const struct stat *st,
+				     const struct timespec *btime,
 				     int64_t learnt);
 bool kc_inode_fresh_attr(struct kc_fs *fs, struct kc_inode *in,
 			 struct stat *st);
@@ -527,7 +548,9 @@ struct kc_inode *kc_inode_known(struct kc_fs *fs, struct kc_inode *dir,
 bool kc_inode_attr(struct kc_fs *fs, struct kc_inode *in, struct stat *st);
 bool kc_inode_attr_for(fuse_req_t req, struct kc_inode *in, struct stat *st);
 void kc_inode_set_attr(struct kc_fs *fs, struct kc_inode *in,
-		       const struct stat *st);
+		       const struct stat *st, const struct timespec *btime);
+bool kc_inode_whence(struct kc_fs *fs, struct kc_inode *in,
+		     struct kc_whence *w);
 void kc_itable_evict(struct kc_fs *fs);
 void kc_itable_report(struct kc_fs *fs, FILE *f);
 

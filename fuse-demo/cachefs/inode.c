@@ -154,12 +154,14 @@ static void kc_drop_name(struct kc_inode *parent, char *name)
 }
 
 /*
- * Take a lookup of the file @st (learnt at @learnt), @fd on the source or
- * -1 (from the store): the known inode or a new one.
+ * Take a lookup of the file @st, born at *@btime (learnt at @learnt), @fd
+ * on the source or -1 (from the store): the known inode or a new one.
  */
 static struct kc_inode *kc_inode_get(struct kc_fs *fs, struct kc_inode *dir,
 				     const char *name, int fd,
-				     const struct stat *st, int64_t learnt)
+				     const struct stat *st,
+				     const struct timespec *btime,
+				     int64_t learnt)
 {
 	int none = -1;
 
@@ -193,6 +195,7 @@ static struct kc_inode *kc_inode_get(struct kc_fs *fs, struct kc_inode *dir,
 	in->used = true;
 	if (!in->has_attr || learnt >= in->attr_learnt) {
 		in->attr = *st;
+		in->btime = *btime;
 		in->attr_learnt = learnt;
 	}
 	in->has_attr = true;
@@ -215,13 +218,14 @@ static int kc_lookup_stored(fuse_req_t req, struct kc_inode *dir,
 			    const char *name, struct fuse_entry_param *e)
 {
 	struct kc_fs *fs = kc_fs(req);
+	struct timespec btime;
 	struct kc_inode *in;
 	int64_t learnt;
 	struct stat ds;
 
 	if (!kc_inode_attr_for(req, dir, &ds) || !kc_meta_may(req, &ds, X_OK))
 		return -1;	/* the source decides, as the caller */
-	switch (kc_meta_lookup(fs, dir, name, &e->attr, &learnt)) {
+	switch (kc_meta_lookup(fs, dir, name, &e->attr, &btime, &learnt)) {
 	case 0:
 		return ENOENT;
 	case 1:
@@ -229,7 +233,7 @@ static int kc_lookup_stored(fuse_req_t req, struct kc_inode *dir,
 	default:
 		return -1;
 	}
-	in = kc_inode_from_store(fs, dir, name, &e->attr, learnt);
+	in = kc_inode_from_store(fs, dir, name, &e->attr, &btime, learnt);
 	if (!in)
 		return ENOMEM;
 	e->ino = (uintptr_t)in;
@@ -271,6 +275,7 @@ int kc_do_lookup(fuse_req_t req, struct kc_inode *dir, const char *name,
 {
 	struct kc_fs *fs = kc_fs(req);
 	struct kc_fd_waiter w = { fs, dir, 0 };
+	struct timespec btime;
 	struct kc_creds cr;
 	struct kc_inode *in;
 	int fd, err = 0;
@@ -292,8 +297,8 @@ int kc_do_lookup(fuse_req_t req, struct kc_inode *dir, const char *name,
 					   O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
 	} while (fd < 0 && kc_fd_wait(&w));
 	kc_fd_wait_end(&w);
-	if (fd < 0 || kc_src_fstatat(fs, fd, "", &e->attr,
-				     AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+	if (fd < 0 || kc_src_fstatat_born(fs, fd, "", &e->attr, &btime,
+					  AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		err = errno;
 	kc_creds_drop(&cr);
 	if (err) {
@@ -302,17 +307,19 @@ int kc_do_lookup(fuse_req_t req, struct kc_inode *dir, const char *name,
 		if (kc_offline(fs))	/* it went offline meanwhile */
 			return kc_lookup_offline(req, dir, name, e);
 		if (err == ENOENT)
-			kc_meta_learn(fs, dir, name, NULL);
+			kc_meta_learn(fs, dir, name, NULL, NULL);
 		return err;
 	}
-	kc_meta_learn(fs, dir, name, &e->attr);
-	in = kc_inode_get(fs, dir, name, fd, &e->attr, kc_wall_ns());
+	kc_meta_learn(fs, dir, name, &e->attr, &btime);
+	in = kc_inode_get(fs, dir, name, fd, &e->attr, &btime, kc_wall_ns());
 	if (!in) {
 		close(fd);
 		return ENOMEM;
 	}
 	if (S_ISREG(in->type))
 		kc_cache_check_stat(fs, in, &e->attr, true);
+	if (S_ISDIR(in->type))
+		kc_meta_dir_learnt(fs, in);
 	e->ino = (uintptr_t)in;
 	return 0;
 }
@@ -627,11 +634,13 @@ bool kc_inode_attr(struct kc_fs *fs, struct kc_inode *in, struct stat *st)
 	return has;
 }
 
+/* The source just gave @in's attributes, its birth time if @btime. */
 void kc_inode_set_attr(struct kc_fs *fs, struct kc_inode *in,
-		       const struct stat *st)
+		       const struct stat *st, const struct timespec *btime)
 {
 	pthread_mutex_lock(&fs->itable.lock);
 	in->attr = *st;
+	in->btime = btime ? *btime : (struct timespec){ 0 };
 	in->has_attr = true;
 	in->attr_learnt = kc_wall_ns();
 	pthread_mutex_unlock(&fs->itable.lock);
@@ -647,15 +656,16 @@ void kc_inode_set_attr(struct kc_fs *fs, struct kc_inode *in,
 bool kc_inode_attr_for(fuse_req_t req, struct kc_inode *in, struct stat *st)
 {
 	struct kc_fs *fs = kc_fs(req);
+	struct timespec btime;
 
 	if (fuse_req_ctx(req)->uid == 0 || kc_offline(fs))
 		return kc_inode_attr(fs, in, st);
 	if (kc_inode_fd(fs, in) < 0 ||
-	    kc_src_fstatat(fs, in->fd, "", st,
-			   AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+	    kc_src_fstatat_born(fs, in->fd, "", st, &btime,
+				AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		return false;
-	kc_inode_set_attr(fs, in, st);
-	kc_meta_learn_inode(fs, in, st);
+	kc_inode_set_attr(fs, in, st, &btime);
+	kc_meta_learn_inode(fs, in, st, &btime);
 	return true;
 }
 
@@ -820,7 +830,32 @@ int kc_inode_fd_reply(fuse_req_t req, struct kc_inode *in)
 /* A lookup of @dir/@name answered by the store (meta.c): its inode. */
 struct kc_inode *kc_inode_from_store(struct kc_fs *fs, struct kc_inode *dir,
 				     const char *name, const struct stat *st,
+				     const struct timespec *btime,
 				     int64_t learnt)
 {
-	return kc_inode_get(fs, dir, name, -1, st, learnt);
+	return kc_inode_get(fs, dir, name, -1, st, btime, learnt);
+}
+
+/*
+ * What the metadata store checks @in's names against (meta.c): its last
+ * attributes and birth time, its last parent and name (the root: none).
+ * false if any of them is not known.
+ */
+bool kc_inode_whence(struct kc_fs *fs, struct kc_inode *in,
+		     struct kc_whence *w)
+{
+	bool known;
+
+	pthread_mutex_lock(&fs->itable.lock);
+	known = in->has_attr && (in == &fs->root || (in->parent && in->name));
+	if (known) {
+		w->st = in->attr;
+		w->btime = in->btime;
+		w->pdev = in == &fs->root ? 0 : in->parent->dev;
+		w->pino = in == &fs->root ? 0 : in->parent->ino;
+		snprintf(w->name, sizeof(w->name), "%s",
+			 in == &fs->root ? "" : in->name);
+	}
+	pthread_mutex_unlock(&fs->itable.lock);
+	return known;
 }

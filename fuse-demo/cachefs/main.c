@@ -134,7 +134,8 @@ static int kc_open_source(struct kc_fs *fs)
 	if (fd < 0)
 		return kc_fail("cannot open source '%s': %s", src,
 			       strerror(errno));
-	if (fstat(fd, &st) || !S_ISDIR(st.st_mode)) {
+	if (kc_fstatat_born(fd, "", &st, &fs->root.btime, AT_EMPTY_PATH) ||
+	    !S_ISDIR(st.st_mode)) {
 		close(fd);
 		return kc_fail("source '%s' is not a directory", src);
 	}

@@ -18,6 +18,18 @@
  * Times are CLOCK_REALTIME, as they must outlive the process; an answer
  * learnt "in the future" (the clock was set back) is not trusted.
  *
+ * A directory's file is found by its (dev, ino), and a number freed is
+ * given to the next directory made: so its names are served only for
+ * the directory they were learnt of (struct kc_mid: birth time, ctime,
+ * mtime, parent and name), checked against what the daemon knows of the
+ * inode at every use (kc_mdir_check()) and as soon as the source gives
+ * its attributes (kc_meta_dir_learnt()).  That knowledge is the source's
+ * own for the root (asked at mount) and, for a caller other than root,
+ * for the directory asked (kc_inode_attr_for()); else it comes down the
+ * chain of stored directories, each checked.  A mismatch drops the
+ * names.  A change through the mount sets kc_mdir.adopt: the times the
+ * source gives next are the directory's own.
+ *
  * Directories are read into memory at their first use, under one lock,
  * and written back (a temporary file renamed over the old) by the
  * housekeeper once a second and at unmount.  Those not used since the
@@ -84,10 +96,10 @@ static void kc_mdir_name(const struct kc_meta *m, uint64_t dev,
 		 PRIx64, m->volhash, dev, ino);
 }
 
-/* The store's key of a directory inode (see struct kc_mdir). */
-static uint64_t kc_key_dev(struct kc_fs *fs, const struct kc_inode *in)
+/* The store's key of a device (see struct kc_mdir). */
+static uint64_t kc_key_of(struct kc_fs *fs, dev_t dev)
 {
-	return in->dev == fs->source_dev ? 0 : in->dev;
+	return dev == fs->source_dev ? 0 : dev;
 }
 
 static size_t kc_bucket(uint64_t dev, uint64_t ino)
@@ -123,6 +135,11 @@ static void kc_mdir_read(struct kc_fs *fs, struct kc_mdir *d)
 	kc_mdir_clear(d);
 	d->dev = dev;
 	d->ino = ino;
+	if (ret == -EPROTO) {	/* another version's: it cannot be checked */
+		kmirror_cachedir_unlink(m->dirfd, name, 0);
+		d->stored = false;
+		return;
+	}
 	snprintf(bad, sizeof(bad), "%s.bad", name);
 	kc_warn("warning: %s/" KC_META_DIR "/%s is damaged or not this "
 		"volume's: set aside as %s, asking the source again",
@@ -131,30 +148,119 @@ static void kc_mdir_read(struct kc_fs *fs, struct kc_mdir *d)
 	d->stored = false;
 }
 
-/* The directory @in in memory (lock held), read or made; or NULL. */
-static struct kc_mdir *kc_mdir_get(struct kc_fs *fs, struct kc_inode *in)
+static bool kc_ts_eq(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+/*
+ * Is @id the directory @w: same birth time (both {0, 0} where the source
+ * keeps none), parent and name, and with @times, same ctime and mtime?
+ */
+static bool kc_mid_is(struct kc_fs *fs, const struct kc_mid *id,
+		      const struct kc_whence *w, bool times)
+{
+	return id->name && !strcmp(id->name, w->name) &&
+	       id->pdev == kc_key_of(fs, w->pdev) && id->pino == w->pino &&
+	       kc_ts_eq(&id->btime, &w->btime) &&
+	       (!times || (kc_ts_eq(&id->ctime, &w->st.st_ctim) &&
+			   kc_ts_eq(&id->mtime, &w->st.st_mtim)));
+}
+
+/* @id becomes @w; false if out of memory (@id is then none). */
+static bool kc_mid_set(struct kc_fs *fs, struct kc_mid *id,
+		       const struct kc_whence *w)
+{
+	free(id->name);
+	id->name = strdup(w->name);
+	id->btime = w->btime;
+	id->ctime = w->st.st_ctim;
+	id->mtime = w->st.st_mtim;
+	id->pdev = kc_key_of(fs, w->pdev);
+	id->pino = w->pino;
+	return id->name != NULL;
+}
+
+/*
+ * May @d's names be taken as those of the directory @w, what the daemon
+ * knows of the inode (lock held)?  Only if they were learnt of it
+ * (kc_mid_is()).  Else they are of another directory that had its
+ * number (removed, and the number given to a new one), or of an older
+ * state of it (changed behind the mount's back, or from a mount that
+ * did not follow its own changes): they go, and @d starts over as @w's.
+ * After a change through the mount (@d->adopt) the times are not
+ * compared until the source gives new ones (@fresh): those are @d's
+ * then.  false: @d may not be used (out of memory).
+ */
+static bool kc_mdir_check(struct kc_fs *fs, struct kc_mdir *d,
+			  const struct kc_whence *w, bool fresh)
+{
+	if (kc_mid_is(fs, &d->id, w, !d->adopt)) {
+		if (d->adopt && fresh) {
+			d->id.ctime = w->st.st_ctim;
+			d->id.mtime = w->st.st_mtim;
+			d->adopt = false;
+			d->dirty = true;
+		}
+		return true;
+	}
+	if (d->n || d->listed || d->stored)
+		d->dirty = true;	/* its file goes */
+	kc_mdir_clear(d);
+	return kc_mid_set(fs, &d->id, w);
+}
+
+/* The directory (@dev, @ino) if in memory (lock held), or NULL. */
+static struct kc_mdir *kc_mdir_held(struct kc_fs *fs, uint64_t dev,
+				    uint64_t ino)
+{
+	struct kc_mdir *d = fs->meta->bucket[kc_bucket(dev, ino)];
+
+	while (d && (d->dev != dev || d->ino != ino))
+		d = d->hnext;
+	return d;
+}
+
+/*
+ * The directory (@dev, @ino) in memory (lock held), read or made, its
+ * names checked against @w (kc_mdir_check()), or not if @w is NULL;
+ * NULL if out of memory.
+ */
+static struct kc_mdir *kc_mdir_get(struct kc_fs *fs, uint64_t dev,
+				   uint64_t ino, const struct kc_whence *w)
 {
 	struct kc_meta *m = fs->meta;
-	uint64_t dev = kc_key_dev(fs, in);
-	size_t b = kc_bucket(dev, in->ino);
-	struct kc_mdir *d;
+	size_t b = kc_bucket(dev, ino);
+	struct kc_mdir *d = kc_mdir_held(fs, dev, ino);
 
-	for (d = m->bucket[b]; d; d = d->hnext)
-		if (d->dev == dev && d->ino == in->ino)
-			break;
 	if (!d) {
 		d = calloc(1, sizeof(*d));
 		if (!d)
 			return NULL;
 		d->dev = dev;
-		d->ino = in->ino;
+		d->ino = ino;
 		kc_mdir_read(fs, d);
 		d->hnext = m->bucket[b];
 		m->bucket[b] = d;
 		m->n++;
 	}
 	d->used = ++m->clock;
-	return d;
+	return !w || kc_mdir_check(fs, d, w, false) ? d : NULL;
+}
+
+/*
+ * Lock the store; the directory @in, its names checked against what
+ * the daemon knows of @in, or NULL (still locked) if they may not be
+ * used.
+ */
+static struct kc_mdir *kc_mdir_lock(struct kc_fs *fs, struct kc_inode *in)
+{
+	struct kc_whence w;
+	bool known = kc_inode_whence(fs, in, &w);
+
+	pthread_mutex_lock(&fs->meta->lock);
+	return known ? kc_mdir_get(fs, kc_key_of(fs, in->dev), in->ino, &w) :
+		       NULL;
 }
 
 static uint8_t kc_dtype(mode_t mode)
@@ -168,7 +274,7 @@ static uint8_t kc_dtype(mode_t mode)
  * the source).
  */
 int kc_meta_lookup(struct kc_fs *fs, struct kc_inode *dir, const char *name,
-		   struct stat *st, int64_t *learnt)
+		   struct stat *st, struct timespec *btime, int64_t *learnt)
 {
 	struct kc_meta *m = fs->meta;
 	struct kc_mdir *d;
@@ -180,8 +286,7 @@ int kc_meta_lookup(struct kc_fs *fs, struct kc_inode *dir, const char *name,
 		kc_count(fs, meta_misses, 1);
 		return -1;
 	}
-	pthread_mutex_lock(&m->lock);
-	d = kc_mdir_get(fs, dir);
+	d = kc_mdir_lock(fs, dir);
 	e = d ? kc_mdir_find(d, name) : NULL;
 	if (e && (e->flags & KC_ME_ABSENT) &&
 	    kc_fresh(e->learnt, kc_limit(fs, fs->cfg.negative_timeout)))
@@ -194,6 +299,7 @@ int kc_meta_lookup(struct kc_fs *fs, struct kc_inode *dir, const char *name,
 		ret = 0;	/* not in a complete listing */
 	if (ret == 1) {
 		*st = e->st;
+		*btime = e->btime;
 		*learnt = e->learnt;
 	}
 	pthread_mutex_unlock(&m->lock);
@@ -204,12 +310,12 @@ int kc_meta_lookup(struct kc_fs *fs, struct kc_inode *dir, const char *name,
 }
 
 /*
- * @dir/@name is, as of now: *@st (@flags KC_ME_ATTR), absent
- * (KC_ME_ABSENT), or there, its attributes to be asked (0).
+ * @dir/@name is, as of now: *@st, born at *@btime (@flags KC_ME_ATTR),
+ * absent (KC_ME_ABSENT), or there, its attributes to be asked (0).
  */
 static void kc_meta_set(struct kc_fs *fs, struct kc_inode *dir,
 			const char *name, const struct stat *st,
-			uint8_t flags)
+			const struct timespec *btime, uint8_t flags)
 {
 	struct kc_meta *m = fs->meta;
 	struct kc_mdir *d;
@@ -217,8 +323,7 @@ static void kc_meta_set(struct kc_fs *fs, struct kc_inode *dir,
 
 	if (!m)
 		return;
-	pthread_mutex_lock(&m->lock);
-	d = kc_mdir_get(fs, dir);
+	d = kc_mdir_lock(fs, dir);
 	e = d ? kc_mdir_add(d, name) : NULL;
 	if (e) {
 		e->learnt = kc_wall_ns();
@@ -228,6 +333,7 @@ static void kc_meta_set(struct kc_fs *fs, struct kc_inode *dir,
 			e->st = *st;
 		else
 			memset(&e->st, 0, sizeof(e->st));
+		e->btime = btime ? *btime : (struct timespec){ 0 };
 	} else if (d && (flags & KC_ME_ABSENT) &&
 		   (e = kc_mdir_find(d, name))) {
 		kc_mdir_del(d, e);	/* full: at least not found */
@@ -239,11 +345,52 @@ static void kc_meta_set(struct kc_fs *fs, struct kc_inode *dir,
 	pthread_mutex_unlock(&m->lock);
 }
 
-/* The source said @dir/@name is *@st (NULL: absent), just now. */
+/*
+ * The source said @dir/@name is *@st, born at *@btime (NULL: absent),
+ * just now.
+ */
 void kc_meta_learn(struct kc_fs *fs, struct kc_inode *dir, const char *name,
-		   const struct stat *st)
+		   const struct stat *st, const struct timespec *btime)
 {
-	kc_meta_set(fs, dir, name, st, st ? KC_ME_ATTR : KC_ME_ABSENT);
+	kc_meta_set(fs, dir, name, st, btime, st ? KC_ME_ATTR : KC_ME_ABSENT);
+}
+
+/*
+ * Directory @in was changed through the mount: its stored names follow
+ * (the caller's kc_meta_set()), its times will be the source's next ones
+ * (kc_mdir_check()).
+ */
+static void kc_meta_changed(struct kc_fs *fs, struct kc_inode *in)
+{
+	struct kc_mdir *d;
+
+	if (!fs->meta)
+		return;
+	d = kc_mdir_lock(fs, in);
+	if (d)
+		d->adopt = true;
+	pthread_mutex_unlock(&fs->meta->lock);
+}
+
+/*
+ * The source just gave directory @in's attributes: its names in memory,
+ * if any, are checked against them at once (kc_mdir_check()), and take
+ * the times a change through the mount gave it.  Names not read yet are
+ * checked when they are.
+ */
+void kc_meta_dir_learnt(struct kc_fs *fs, struct kc_inode *in)
+{
+	struct kc_meta *m = fs->meta;
+	struct kc_whence w;
+	struct kc_mdir *d;
+
+	if (!m || !kc_inode_whence(fs, in, &w))
+		return;
+	pthread_mutex_lock(&m->lock);
+	d = kc_mdir_held(fs, kc_key_of(fs, in->dev), in->ino);
+	if (d)
+		kc_mdir_check(fs, d, &w, true);
+	pthread_mutex_unlock(&m->lock);
 }
 
 /*
@@ -264,15 +411,18 @@ void kc_meta_stale(struct kc_fs *fs, struct kc_inode *in)
 	 * learnt together): a run of writes takes the store's lock once.
 	 */
 	if (was)
-		kc_meta_learn_inode(fs, in, NULL);
+		kc_meta_learn_inode(fs, in, NULL, NULL);
+	if (S_ISDIR(in->type))
+		kc_meta_changed(fs, in);
 }
 
 /*
- * The source gave @in's attributes *@st (by its descriptor): its entry
- * under its last name gets them; NULL: its entry loses its attributes.
+ * The source gave @in's attributes *@st, born at *@btime (by its
+ * descriptor): its entry under its last name gets them; NULL: its entry
+ * loses its attributes.
  */
 void kc_meta_learn_inode(struct kc_fs *fs, struct kc_inode *in,
-			 const struct stat *st)
+			 const struct stat *st, const struct timespec *btime)
 {
 	struct kc_meta *m = fs->meta;
 	char name[KC_META_NAME_MAX + 1];
@@ -280,16 +430,18 @@ void kc_meta_learn_inode(struct kc_fs *fs, struct kc_inode *in,
 	struct kc_mdir *d;
 	struct kc_ment *e;
 
+	if (st && S_ISDIR(st->st_mode))
+		kc_meta_dir_learnt(fs, in);
 	parent = m ? kc_inode_parent(fs, in, name) : NULL;
 	if (!parent)
 		return;
-	pthread_mutex_lock(&m->lock);
-	d = kc_mdir_get(fs, parent);
+	d = kc_mdir_lock(fs, parent);
 	e = d ? kc_mdir_find(d, name) : NULL;
 	if (e && !(e->flags & KC_ME_ABSENT) && e->st.st_ino == in->ino) {
 		e->flags = st ? KC_ME_ATTR : 0;
 		if (st) {
 			e->st = *st;
+			e->btime = btime ? *btime : (struct timespec){ 0 };
 			e->learnt = kc_wall_ns();
 		}
 		d->dirty = true;
@@ -315,10 +467,10 @@ bool kc_meta_opened(struct kc_fs *fs, struct kc_inode *in,
 	same = kc_inode_attr(fs, in, &old);
 	kc_attr_from_stat(&served, &old);
 	same = same && kc_attr_eq(&served, a);
-	kc_inode_set_attr(fs, in, st);
+	kc_inode_set_attr(fs, in, st, NULL);
 	if (same)
 		return false;
-	kc_meta_learn_inode(fs, in, st);
+	kc_meta_learn_inode(fs, in, st, NULL);
 	return true;
 }
 
@@ -328,7 +480,7 @@ bool kc_meta_opened(struct kc_fs *fs, struct kc_inode *in,
  */
 void kc_meta_made(struct kc_fs *fs, struct kc_inode *dir, const char *name)
 {
-	kc_meta_set(fs, dir, name, NULL, 0);
+	kc_meta_set(fs, dir, name, NULL, NULL, 0);
 	kc_meta_stale(fs, dir);		/* its times, its link count */
 }
 
@@ -338,14 +490,13 @@ void kc_meta_made(struct kc_fs *fs, struct kc_inode *dir, const char *name)
  */
 void kc_meta_drop_key(struct kc_fs *fs, dev_t dev, ino_t ino)
 {
-	struct kc_inode key = { .dev = dev, .ino = ino };
 	struct kc_meta *m = fs->meta;
 	struct kc_mdir *d;
 
 	if (!m)
 		return;
 	pthread_mutex_lock(&m->lock);
-	d = kc_mdir_get(fs, &key);
+	d = kc_mdir_get(fs, kc_key_of(fs, dev), ino, NULL);
 	if (d) {
 		kc_mdir_clear(d);
 		d->dirty = true;	/* empty: its file is removed */
@@ -377,8 +528,7 @@ bool kc_meta_list(struct kc_fs *fs, struct kc_inode *dir, struct kc_ment **v,
 	*n = 0;
 	if (!m || (!kc_offline(fs) && !fs->cfg.meta_timeout))
 		return false;
-	pthread_mutex_lock(&m->lock);
-	d = kc_mdir_get(fs, dir);
+	d = kc_mdir_lock(fs, dir);
 	if (d && kc_fresh(d->listed, kc_limit(fs, fs->cfg.meta_timeout)))
 		*v = calloc(d->n + 1, sizeof(**v));
 	for (i = 0; *v && i < d->n; i++) {
@@ -447,8 +597,7 @@ void kc_meta_listed(struct kc_fs *fs, struct kc_inode *dir,
 
 	if (!m)
 		return;
-	pthread_mutex_lock(&m->lock);
-	d = kc_mdir_get(fs, dir);
+	d = kc_mdir_lock(fs, dir);
 	for (i = 0; d && i < d->n; i++)
 		d->e[i].flags |= KC_ME_UNSEEN;		/* not seen yet */
 	/* Known names are found in the sorted part, new ones appended. */
@@ -464,6 +613,7 @@ void kc_meta_listed(struct kc_fs *fs, struct kc_inode *dir,
 		e->flags &= ~KC_ME_UNSEEN;
 		if (!kc_ment_still(e, &v[i], started)) {
 			memset(&e->st, 0, sizeof(e->st));
+			e->btime = (struct timespec){ 0 };
 			e->st.st_ino = v[i].st.st_ino;
 			e->type = v[i].type;
 			e->flags = 0;
@@ -518,7 +668,7 @@ static void kc_mdir_write(struct kc_fs *fs, struct kc_mdir *d)
 	char *buf;
 
 	kc_mdir_name(m, d->dev, d->ino, name);
-	if (!d->n && !d->listed) {
+	if ((!d->n && !d->listed) || !d->id.name) {	/* none to check */
 		if (d->stored)
 			kmirror_cachedir_unlink(m->dirfd, name, 0);
 		d->stored = false;
@@ -559,7 +709,7 @@ void kc_meta_flush(struct kc_fs *fs)
 			if (d->dirty)
 				kc_mdir_write(fs, d);
 			if (m->n > KC_META_MEM_DIRS && !d->dirty &&
-			    d->used <= m->flushed) {
+			    !d->adopt && d->used <= m->flushed) {
 				*pp = d->hnext;
 				kc_mdir_free(d);
 				m->n--;

@@ -34,6 +34,20 @@ struct kc_ment {
 	uint8_t		type;		/* DT_* */
 	int64_t		learnt;		/* CLOCK_REALTIME ns */
 	struct stat	st;		/* st_ino always, all with ATTR */
+	struct timespec	btime;		/* with ATTR: {0, 0} if not known */
+};
+
+/*
+ * Which directory a (dev, ino) held when its names were learnt: a
+ * number freed and given to a new directory must not bring the old
+ * one's names back (meta.c, kc_mdir_check()).
+ */
+struct kc_mid {
+	struct timespec	btime;		/* {0, 0}: the source keeps none */
+	struct timespec	ctime, mtime;
+	uint64_t	pdev, pino;	/* its parent's key; 0, 0: the root */
+	char		*name;		/* its name there, "" for the root;
+					 * NULL: no names, none yet */
 };
 
 /*
@@ -44,12 +58,16 @@ struct kc_ment {
 struct kc_mdir {
 	struct kc_mdir	*hnext;
 	uint64_t	dev, ino;
+	struct kc_mid	id;		/* which directory the names are of */
 	int64_t		listed;		/* the positive names are all of
 					 * them, as of then (ns); 0: not */
 	struct kc_ment	*e;		/* sorted by name (strcmp) */
 	size_t		n, cap;
 	bool		dirty;		/* differs from its file */
 	bool		stored;		/* its file exists */
+	bool		adopt;		/* changed through the mount: its
+					 * next times from the source are
+					 * its own (in memory only) */
 	uint64_t	used;		/* the store's clock at last use */
 };
 

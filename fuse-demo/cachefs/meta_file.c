@@ -10,18 +10,28 @@
  * before the data) is told from a good one and never read wrong.
  *
  * Little-endian:
- *   "kmirror-meta 1\n"                          (15 bytes)
+ *   "kmirror-meta 2\n"                          (15 bytes)
  *   u16 volume key length, the key              (a foreign file: refused)
  *   u64 dev (0: the source's), u64 ino          (the directory)
+ *   which directory that was (struct kc_mid): a time each of its birth
+ *   (0, 0: not known), ctime and mtime; u64 its parent's dev (0: the
+ *   source's) and ino, u8 its name's length and the name there (the
+ *   root: 0, 0 and no name)
  *   i64 listed                                  (ns, 0: not listed)
  *   u32 number of names, at most KC_META_ENTRIES_MAX, then per name in
  *   strcmp() order (no duplicates):
  *     u8 length (1..255), the name (no NUL or '/', not . or ..),
  *     u8 flags (KC_ME_*), u8 type (DT_*), i64 learnt,
- *     [u64 ino, if not ABSENT] [stat, if ATTR (never with ABSENT)]
+ *     [u64 ino, if not ABSENT]
+ *     [stat and a time of birth, if ATTR (never with ABSENT)]
  *   u32 CRC32C of everything above
  * A stat: u64 dev (0: the source's), ino, nlink, rdev; u32 mode, uid,
- * gid; i64 size, blksize, blocks; (i64 s, u32 ns) atime, mtime, ctime.
+ * gid; i64 size, blksize, blocks; a time each: atime, mtime, ctime.
+ * A time: i64 s, u32 ns (below 10^9).
+ *
+ * A file of another version of the format (KC_META_MAGIC's number) is
+ * told from a damaged one: -EPROTO, and the store removes it.  Version 1
+ * had no kc_mid: its names cannot be told to be the directory's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,7 +42,8 @@
 #include "crc32c.h"
 #include "meta.h"
 
-#define KC_META_MAGIC	"kmirror-meta 1\n"
+#define KC_META_MAGIC	"kmirror-meta 2\n"
+#define KC_META_FAMILY	"kmirror-meta "		/* any version */
 
 /* ---- names in memory --------------------------------------------- */
 
@@ -155,7 +166,7 @@ void kc_mdir_del(struct kc_mdir *d, struct kc_ment *e)
 	d->n--;
 }
 
-/* Free the names; the directory's identity stays. */
+/* Free the names and which directory they were of; (dev, ino) stay. */
 void kc_mdir_clear(struct kc_mdir *d)
 {
 	size_t i;
@@ -163,9 +174,12 @@ void kc_mdir_clear(struct kc_mdir *d)
 	for (i = 0; i < d->n; i++)
 		free(d->e[i].name);
 	free(d->e);
+	free(d->id.name);
+	memset(&d->id, 0, sizeof(d->id));
 	d->e = NULL;
 	d->n = d->cap = 0;
 	d->listed = 0;
+	d->adopt = false;
 }
 
 /* ---- writing ------------------------------------------------------ */
@@ -181,6 +195,12 @@ static void kc_put(FILE *f, uint64_t v, unsigned int bytes)
 	fwrite(b, 1, bytes, f);
 }
 
+static void kc_put_ts(FILE *f, const struct timespec *ts)
+{
+	kc_put(f, ts->tv_sec, 8);
+	kc_put(f, ts->tv_nsec, 4);
+}
+
 static void kc_put_stat(FILE *f, const struct stat *st, dev_t source_dev)
 {
 	kc_put(f, st->st_dev == source_dev ? 0 : st->st_dev, 8);
@@ -193,12 +213,22 @@ static void kc_put_stat(FILE *f, const struct stat *st, dev_t source_dev)
 	kc_put(f, st->st_size, 8);
 	kc_put(f, st->st_blksize, 8);
 	kc_put(f, st->st_blocks, 8);
-	kc_put(f, st->st_atim.tv_sec, 8);
-	kc_put(f, st->st_atim.tv_nsec, 4);
-	kc_put(f, st->st_mtim.tv_sec, 8);
-	kc_put(f, st->st_mtim.tv_nsec, 4);
-	kc_put(f, st->st_ctim.tv_sec, 8);
-	kc_put(f, st->st_ctim.tv_nsec, 4);
+	kc_put_ts(f, &st->st_atim);
+	kc_put_ts(f, &st->st_mtim);
+	kc_put_ts(f, &st->st_ctim);
+}
+
+static void kc_put_mid(FILE *f, const struct kc_mid *id)
+{
+	const char *name = id->name ? id->name : "";
+
+	kc_put_ts(f, &id->btime);
+	kc_put_ts(f, &id->ctime);
+	kc_put_ts(f, &id->mtime);
+	kc_put(f, id->pdev, 8);
+	kc_put(f, id->pino, 8);
+	kc_put(f, strlen(name), 1);
+	fputs(name, f);
 }
 
 static void kc_put_ment(FILE *f, const struct kc_ment *e, dev_t source_dev)
@@ -210,8 +240,10 @@ static void kc_put_ment(FILE *f, const struct kc_ment *e, dev_t source_dev)
 	kc_put(f, e->learnt, 8);
 	if (!(e->flags & KC_ME_ABSENT))
 		kc_put(f, e->st.st_ino, 8);
-	if (e->flags & KC_ME_ATTR)
+	if (e->flags & KC_ME_ATTR) {
 		kc_put_stat(f, &e->st, source_dev);
+		kc_put_ts(f, &e->btime);
+	}
 }
 
 /* @d as its file's bytes: a malloc()ed buffer of *@len, or NULL. */
@@ -230,6 +262,7 @@ char *kc_mdir_format(const struct kc_mdir *d, const char *vol,
 	fputs(vol, f);
 	kc_put(f, d->dev, 8);
 	kc_put(f, d->ino, 8);
+	kc_put_mid(f, &d->id);
 	kc_put(f, d->listed, 8);
 	kc_put(f, d->n, 4);
 	for (i = 0; i < d->n; i++)
@@ -260,6 +293,18 @@ static uint64_t kc_get(struct kc_bytes *r, unsigned int bytes)
 	return v;
 }
 
+/* A time; a bad one (ns past a second) marks @r bad. */
+static struct timespec kc_get_ts(struct kc_bytes *r)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (int64_t)kc_get(r, 8);
+	ts.tv_nsec = kc_get(r, 4);
+	if (ts.tv_nsec >= 1000000000)
+		r->bad = true;
+	return ts;
+}
+
 static void kc_get_stat(struct kc_bytes *r, struct stat *st, dev_t source_dev)
 {
 	memset(st, 0, sizeof(*st));
@@ -275,15 +320,10 @@ static void kc_get_stat(struct kc_bytes *r, struct stat *st, dev_t source_dev)
 	st->st_size = (int64_t)kc_get(r, 8);
 	st->st_blksize = (int64_t)kc_get(r, 8);
 	st->st_blocks = (int64_t)kc_get(r, 8);
-	st->st_atim.tv_sec = (int64_t)kc_get(r, 8);
-	st->st_atim.tv_nsec = kc_get(r, 4);
-	st->st_mtim.tv_sec = (int64_t)kc_get(r, 8);
-	st->st_mtim.tv_nsec = kc_get(r, 4);
-	st->st_ctim.tv_sec = (int64_t)kc_get(r, 8);
-	st->st_ctim.tv_nsec = kc_get(r, 4);
-	if (st->st_atim.tv_nsec >= 1000000000 ||
-	    st->st_mtim.tv_nsec >= 1000000000 ||
-	    st->st_ctim.tv_nsec >= 1000000000 || st->st_size < 0)
+	st->st_atim = kc_get_ts(r);
+	st->st_mtim = kc_get_ts(r);
+	st->st_ctim = kc_get_ts(r);
+	if (st->st_size < 0)
 		r->bad = true;
 }
 
@@ -321,40 +361,73 @@ static bool kc_get_ment(struct kc_bytes *r, struct kc_mdir *d,
 		return false;
 	if (!(e->flags & KC_ME_ABSENT))
 		e->st.st_ino = kc_get(r, 8);
-	if (e->flags & KC_ME_ATTR)
+	if (e->flags & KC_ME_ATTR) {
 		kc_get_stat(r, &e->st, source_dev);
+		e->btime = kc_get_ts(r);
+	}
 	return !r->bad;
 }
 
-/* The header, up to the names; false if it does not parse or is not
- * this volume's. */
-static bool kc_get_head(struct kc_bytes *r, struct kc_mdir *d,
-			const char *vol)
+/*
+ * Which directory the names are of: false if it does not parse.  The
+ * root, and only the root, has parent 0, 0 and no name.
+ */
+static bool kc_get_mid(struct kc_bytes *r, struct kc_mid *id)
+{
+	const uint8_t *p;
+	size_t len;
+
+	id->btime = kc_get_ts(r);
+	id->ctime = kc_get_ts(r);
+	id->mtime = kc_get_ts(r);
+	id->pdev = kc_get(r, 8);
+	id->pino = kc_get(r, 8);
+	len = kc_get(r, 1);
+	p = kc_take(r, len);
+	if (r->bad || !p || (len ? !kc_name_ok(p, len) || !id->pino :
+			     id->pdev || id->pino))
+		return false;
+	id->name = strndup((const char *)p, len);
+	return id->name != NULL;
+}
+
+/*
+ * The header, up to the names: 0, -EPROTO (another version of the
+ * format) or -EBADMSG (it does not parse or is not this volume's).
+ */
+static int kc_get_head(struct kc_bytes *r, struct kc_mdir *d,
+		       const char *vol)
 {
 	size_t mlen = strlen(KC_META_MAGIC), vlen;
 	const uint8_t *m = kc_take(r, mlen), *v;
 
 	if (!m || memcmp(m, KC_META_MAGIC, mlen))
-		return false;
+		return m && !memcmp(m, KC_META_FAMILY,
+				    strlen(KC_META_FAMILY)) ?
+		       -EPROTO : -EBADMSG;
 	vlen = kc_get(r, 2);
 	v = kc_take(r, vlen);
 	if (!v || vlen != strlen(vol) || memcmp(v, vol, vlen))
-		return false;
+		return -EBADMSG;
 	d->dev = kc_get(r, 8);
 	d->ino = kc_get(r, 8);
+	if (!kc_get_mid(r, &d->id))
+		return -EBADMSG;
 	d->listed = (int64_t)kc_get(r, 8);
-	return !r->bad && d->listed >= 0;
+	return !r->bad && d->listed >= 0 ? 0 : -EBADMSG;
 }
 
 /*
- * Parse a directory's file of @len bytes into @d (empty before): 0, or
- * -EBADMSG (damaged, or another volume's; @d is then emptied again).
+ * Parse a directory's file of @len bytes into @d (empty before): 0,
+ * -EPROTO (another version of the format) or -EBADMSG (damaged, or
+ * another volume's); @d is emptied again on error.
  */
 int kc_mdir_parse(struct kc_mdir *d, const uint8_t *buf, size_t len,
 		  const char *vol, dev_t source_dev)
 {
 	struct kc_bytes r = { buf, buf + (len >= 4 ? len - 4 : 0), len < 4 };
 	uint32_t n, i, crc;
+	int ret = -EBADMSG;
 	bool ok;
 
 	if (r.bad)
@@ -362,7 +435,7 @@ int kc_mdir_parse(struct kc_mdir *d, const uint8_t *buf, size_t len,
 	crc = buf[len - 4] | buf[len - 3] << 8 | buf[len - 2] << 16 |
 	      (uint32_t)buf[len - 1] << 24;
 	ok = kc_crc32c(0, buf, len - 4) == crc &&
-	     kc_get_head(&r, d, vol);
+	     !(ret = kc_get_head(&r, d, vol));
 	n = ok ? kc_get(&r, 4) : 0;
 	ok = ok && !r.bad && n <= KC_META_ENTRIES_MAX;
 	for (i = 0; ok && i < n; i++)
@@ -370,5 +443,5 @@ int kc_mdir_parse(struct kc_mdir *d, const uint8_t *buf, size_t len,
 	if (ok && r.p == r.end)
 		return 0;
 	kc_mdir_clear(d);
-	return -EBADMSG;
+	return ret == -EPROTO ? -EPROTO : -EBADMSG;
 }

@@ -200,7 +200,7 @@ static size_t kc_add_stored(fuse_req_t req, fuse_ino_t ino, struct kc_dir *d,
 	if (m && (m->flags & KC_ME_ATTR) && d->may_search &&
 	    kc_meta_fresh_attr(fs, m->learnt) && !kc_itable_full(fs))
 		in = kc_inode_from_store(fs, kc_inode(req, ino), name, &m->st,
-					 m->learnt);
+					 &m->btime, m->learnt);
 	if (in) {
 		kc_count(fs, meta_hits, 1);
 		e.ino = (uintptr_t)in;

@@ -74,6 +74,7 @@ void kc_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct kc_fs *fs = kc_fs(req);
 	struct kc_inode *in = kc_inode(req, ino);
+	struct timespec btime;
 	struct stat st;
 
 	(void)fi;
@@ -83,16 +84,16 @@ void kc_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		return;
 	}
 	if (kc_inode_fd(fs, in) < 0 ||
-	    kc_src_fstatat(fs, in->fd, "", &st,
-			   AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW)) {
+	    kc_src_fstatat_born(fs, in->fd, "", &st, &btime,
+				AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW)) {
 		if (kc_offline(fs))
 			kc_getattr_offline(req, in);
 		else
 			fuse_reply_err(req, errno);
 		return;
 	}
-	kc_inode_set_attr(fs, in, &st);
-	kc_meta_learn_inode(fs, in, &st);
+	kc_inode_set_attr(fs, in, &st, &btime);
+	kc_meta_learn_inode(fs, in, &st, &btime);
 	if (S_ISREG(st.st_mode))
 		kc_cache_check_stat(fs, in, &st, true);
 	fuse_reply_attr(req, &st, fs->cfg.attr_timeout);
@@ -332,7 +333,7 @@ static void kc_meta_gone(struct kc_fs *fs, struct kc_inode *dir,
 {
 	if (ret)
 		return;
-	kc_meta_learn(fs, dir, name, NULL);
+	kc_meta_learn(fs, dir, name, NULL, NULL);
 	kc_meta_stale(fs, dir);		/* its times, its link count */
 }
 
@@ -346,7 +347,7 @@ static void kc_meta_renamed(struct kc_fs *fs, struct kc_inode *dir,
 	if (flags & RENAME_EXCHANGE)
 		kc_meta_made(fs, dir, name);
 	else
-		kc_meta_learn(fs, dir, name, NULL);
+		kc_meta_learn(fs, dir, name, NULL, NULL);
 	kc_meta_made(fs, ndir, newname);
 	kc_meta_stale(fs, dir);
 	kc_meta_stale(fs, ndir);

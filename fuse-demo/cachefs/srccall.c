@@ -26,7 +26,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,21 +58,65 @@ struct kc_call {
 	size_t		len;
 	off_t		off;
 	struct stat	st;
+	struct timespec	btime;		/* KC_CALL_FSTATAT, with @born */
 	struct statvfs	vfs;
 	struct kc_who	who;
 	ssize_t		ret;
 	int		err;
 	bool		done, abandoned, detached, probe;
+	bool		born;		/* the birth time is asked too */
 	bool		quiet;		/* its failure is not the source's */
 	pthread_cond_t	cond;
 };
+
+static struct timespec kc_ts(struct statx_timestamp t)
+{
+	return (struct timespec){ .tv_sec = t.tv_sec, .tv_nsec = t.tv_nsec };
+}
+
+/*
+ * fstatat() on the source, and the birth time into *@btime ({0, 0}
+ * where the source keeps none): one statx() call, or fstatat() if the
+ * kernel has no statx.  Made here (a runner's call) and for the
+ * source's root at mount.
+ */
+int kc_fstatat_born(int dirfd, const char *name, struct stat *st,
+		    struct timespec *btime, int flags)
+{
+	struct statx x;
+
+	*btime = (struct timespec){ 0 };
+	if (statx(dirfd, name, flags, STATX_BASIC_STATS | STATX_BTIME, &x))
+		return errno == ENOSYS ? fstatat(dirfd, name, st, flags) : -1;
+	memset(st, 0, sizeof(*st));
+	st->st_dev = makedev(x.stx_dev_major, x.stx_dev_minor);
+	st->st_ino = x.stx_ino;
+	st->st_mode = x.stx_mode;
+	st->st_nlink = x.stx_nlink;
+	st->st_uid = x.stx_uid;
+	st->st_gid = x.stx_gid;
+	st->st_rdev = makedev(x.stx_rdev_major, x.stx_rdev_minor);
+	st->st_size = x.stx_size;
+	st->st_blksize = x.stx_blksize;
+	st->st_blocks = x.stx_blocks;
+	st->st_atim = kc_ts(x.stx_atime);
+	st->st_mtim = kc_ts(x.stx_mtime);
+	st->st_ctim = kc_ts(x.stx_ctime);
+	if (x.stx_mask & STATX_BTIME)
+		*btime = kc_ts(x.stx_btime);
+	return 0;
+}
 
 /* Make the call @c describes, here. */
 static void kc_call_do(struct kc_call *c)
 {
 	switch (c->op) {
 	case KC_CALL_FSTATAT:
-		c->ret = fstatat(c->fd, c->name, &c->st, c->flags);
+		if (c->born)
+			c->ret = kc_fstatat_born(c->fd, c->name, &c->st,
+						 &c->btime, c->flags);
+		else
+			c->ret = fstatat(c->fd, c->name, &c->st, c->flags);
 		break;
 	case KC_CALL_OPENAT:
 		c->ret = openat(c->fd, c->name, c->flags, c->mode);
@@ -298,6 +344,7 @@ static ssize_t kc_call(struct kc_fs *fs, struct kc_call *a)
 		a->ret = c->ret;
 		a->err = c->err;
 		a->st = c->st;
+		a->btime = c->btime;
 		a->vfs = c->vfs;
 		if (c->ret > 0 && a->buf)
 			memcpy(a->buf, c->buf, (size_t)c->ret < a->len ?
@@ -310,16 +357,37 @@ static ssize_t kc_call(struct kc_fs *fs, struct kc_call *a)
 	return a->ret;
 }
 
-int kc_src_fstatat(struct kc_fs *fs, int dirfd, const char *name,
-		   struct stat *st, int flags)
+static int kc_src_stat(struct kc_fs *fs, int dirfd, const char *name,
+		       struct stat *st, struct timespec *btime, int flags)
 {
 	struct kc_call a = { .op = KC_CALL_FSTATAT, .fd = dirfd,
-			     .name = name, .flags = flags };
+			     .name = name, .flags = flags, .born = !!btime };
 	int ret = kc_call(fs, &a);
 
 	if (!ret)
 		*st = a.st;
+	if (btime)
+		*btime = a.btime;
 	return ret;
+}
+
+int kc_src_fstatat(struct kc_fs *fs, int dirfd, const char *name,
+		   struct stat *st, int flags)
+{
+	return kc_src_stat(fs, dirfd, name, st, NULL, flags);
+}
+
+/*
+ * kc_src_fstatat(), and the birth time into *@btime where the metadata
+ * store checks it (meta.c): one statx() instead of the fstatat(), no
+ * call more.  Without a store, or where the source keeps none, {0, 0}.
+ */
+int kc_src_fstatat_born(struct kc_fs *fs, int dirfd, const char *name,
+			struct stat *st, struct timespec *btime, int flags)
+{
+	*btime = (struct timespec){ 0 };
+	return kc_src_stat(fs, dirfd, name, st, fs->meta ? btime : NULL,
+			   flags);
 }
 
 int kc_src_openat(struct kc_fs *fs, int dirfd, const char *name, int flags,

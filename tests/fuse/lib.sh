@@ -242,16 +242,26 @@ mount_tmpfs() {
 	OTHER_MOUNTS+=("$1")
 }
 
+# mount_loop_ext4 DIR SIZE [MKFS_OPTION...]: a loop-mounted ext4 of SIZE,
+# unmounted at exit.  Returns 1 (the caller SKIPs) without root,
+# mkfs.ext4 or a loop device.
+mount_loop_ext4() {
+	local dir=$1 size=$2 img
+	shift 2
+	[ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null || return 1
+	img=$T/ext4.$(basename "$dir").img
+	truncate -s "$size" "$img"
+	mkfs.ext4 -q -F "$@" "$img" >/dev/null 2>&1 || return 1
+	mkdir -p "$dir"
+	mount -o loop "$img" "$dir" 2>/dev/null || return 1
+	OTHER_MOUNTS+=("$dir")
+}
+
 # mount_coarse_ext4 DIR SIZE: a loop-mounted ext4 with 128-byte inodes,
 # whose timestamps have whole seconds only (as sshfs, SMB, FAT), unmounted
 # at exit.  Returns 1 (the caller SKIPs) without root, mkfs.ext4 or loop.
 mount_coarse_ext4() {
-	[ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null || return 1
-	truncate -s "$2" "$T/coarse.img"
-	mkfs.ext4 -q -F -I 128 "$T/coarse.img" >/dev/null 2>&1 || return 1
-	mkdir -p "$1"
-	mount -o loop "$T/coarse.img" "$1" 2>/dev/null || return 1
-	OTHER_MOUNTS+=("$1")
+	mount_loop_ext4 "$1" "$2" -I 128 || return 1
 	touch "$1/.probe"
 	[ "$(stat -c %y "$1/.probe" | cut -d. -f2 | cut -c1-9)" = 000000000 ] ||
 		fail "ext4 -I 128 keeps nanoseconds here: not a coarse source"

@@ -6,7 +6,8 @@
 #    shows what the source shows; a name known absent is answered too
 #  - within the timeouts, changes made behind the mount's back are not
 #    seen (that is the policy); once they pass, they are
-#  - changes made through the mount show at once, whatever the timeouts
+#  - changes made through the mount show at once, whatever the timeouts,
+#    and the directory keeps its other stored names
 #  - file data changed behind the back is never served stale: an open
 #    checks the source
 #  - a caller the source refuses is refused with the store's answers too,
@@ -133,6 +134,17 @@ truncate -s 3 "$mnt/d2/f4"
 same_lsr "changes through the mount (d2)" d2
 same_lsr "changes through the mount (d3)" d3
 ok "create, append, unlink, rename, mkdir, rmdir, chmod, link, symlink, truncate: seen at once"
+
+# The directory's new times are its own: its other names stay stored.
+lsr "$mnt/d3" >/dev/null
+echo hi >"$mnt/d3/kept"
+stat "$mnt/d3" >/dev/null	# its times, from the source
+c0=$(calls)
+same_lsr "after a create through the mount (d3)" d3
+c1=$(calls)
+[ $((c1 - c0)) -le 4 ] ||
+	fail "a create through the mount dropped d3's stored names: $((c1 - c0)) source calls"
+ok "a change through the mount keeps the directory's other stored names"
 
 # ---- a caller the source refuses -------------------------------------
 "${nobody[@]}" ls "$mnt/d1" >/dev/null || fail "nobody cannot list d1"

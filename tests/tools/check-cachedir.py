@@ -73,6 +73,9 @@ ALLOW = [
      'xattrs of a SOURCE inode, by its /proc/self/fd name'),
     ('fuse-demo/cachefs/srccall.c', r'c->ret = (fstatat|openat|readlinkat)\(c->fd, c->name',
      'SOURCE calls on the runner threads (kc_src_*())'),
+    ('fuse-demo/cachefs/srccall.c', r'(statx|fstatat)\(dirfd, name, (flags|st)',
+     'kc_fstatat_born(): the runners\' SOURCE stats with the birth time, '
+     'and the SOURCE root at mount'),
     ('fuse-demo/cachefs/privs.c', r'chmod\(proc, mode & 07777\)',
      'the kernel\'s kill of set-ID bits on a SOURCE inode, by its '
      '/proc/self/fd name'),
