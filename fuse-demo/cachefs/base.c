@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The daemon's leaves: clocks, an error line, /proc names, per-thread
- * scratch buffers and a source file's coherency attributes.  Every layer
+ * The daemon's leaves: clocks, an error line, warnings (rate-limited),
+ * /proc names, per-thread scratch buffers and a source file's coherency
+ * attributes.  Every layer
  * uses them and they call nothing of ours, which is why they live here
  * and not in the first file that needed them: a lower layer calling up
  * into cache.c or readthrough.c for a clock would tie the layers into a
@@ -53,28 +54,111 @@ void kc_sleep_us(unsigned long us)
 }
 
 /*
- * One "kmirror-cachefs: error: ..." line on stderr; returns -1.  Paths and
- * option values in it come from the user: control characters are shown
- * as \xNN, never sent to the terminal.
+ * @msg into @buf (@size bytes, the end cut): paths and option values in
+ * it come from the user, so control characters are shown as \xNN, never
+ * sent to the terminal.
  */
+static void kc_escape(char *buf, size_t size, const char *msg)
+{
+	size_t n = 0;
+
+	for (; *msg && n + 5 < size; msg++) {
+		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
+			n += snprintf(buf + n, size - n, "\\x%02x",
+				      (unsigned char)*msg);
+		else
+			buf[n++] = *msg;
+	}
+	buf[n] = '\0';
+}
+
+/* One "kmirror-cachefs: error: ..." line on stderr; returns -1. */
 int kc_fail(const char *fmt, ...)
 {
-	char msg[2048];
-	const char *p;
+	char msg[2048], line[4 * sizeof(msg)];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputs(KC_NAME ": error: ", stderr);
-	for (p = msg; *p; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			fprintf(stderr, "\\x%02x", (unsigned char)*p);
-		else
-			fputc(*p, stderr);
-	}
-	fputc('\n', stderr);
+	kc_escape(line, sizeof(line), msg);
+	fprintf(stderr, KC_NAME ": error: %s\n", line);
 	return -1;
+}
+
+/*
+ * Warnings, rate-limited as the kernel's printk_ratelimited(): each call
+ * site (kc_warn()) prints at most KC_WARN_BURST lines an interval of
+ * KC_WARN_INTERVAL_NS; the first line after that says how many it held
+ * back, and so does kc_warn_flush() at the end.  The sites used are kept
+ * on a list for kc_warn_flush(), under kc_warn_lock, which also keeps
+ * the lines whole.
+ */
+static pthread_mutex_t kc_warn_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct kc_ratelimit *kc_warn_sites;
+
+/* Say how many lines @rl held back, if any (kc_warn_lock held). */
+static void kc_warn_missed_locked(struct kc_ratelimit *rl)
+{
+	if (rl->missed)
+		fuse_log(FUSE_LOG_WARNING, KC_NAME ": %u similar message%s "
+			 "suppressed (the last: %s)\n", rl->missed,
+			 rl->missed == 1 ? "" : "s", rl->last);
+	rl->missed = 0;
+}
+
+/* May a line of @rl go out at @now?  (kc_warn_lock held) */
+static bool kc_ratelimit_locked(struct kc_ratelimit *rl, uint64_t now)
+{
+	if (!rl->listed) {
+		rl->listed = true;
+		rl->next = kc_warn_sites;
+		kc_warn_sites = rl;
+		rl->begin_ns = now;
+	}
+	if (now - rl->begin_ns >= KC_WARN_INTERVAL_NS) {
+		kc_warn_missed_locked(rl);
+		rl->begin_ns = now;
+		rl->printed = 0;
+	}
+	if (rl->printed < KC_WARN_BURST) {
+		rl->printed++;
+		return true;
+	}
+	rl->missed++;
+	return false;
+}
+
+void kc_warn_limited(struct kc_ratelimit *rl, const char *fmt, ...)
+{
+	char msg[2048], line[4 * sizeof(msg)];
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	kc_escape(line, sizeof(line), msg);
+	pthread_mutex_lock(&kc_warn_lock);
+	if (kc_ratelimit_locked(rl, kc_now_ns())) {
+		fuse_log(FUSE_LOG_WARNING, KC_NAME ": %s\n", line);
+	} else {
+		n = strnlen(line, sizeof(rl->last) - 1);
+		memcpy(rl->last, line, n);
+		rl->last[n] = '\0';
+	}
+	pthread_mutex_unlock(&kc_warn_lock);
+}
+
+/* At the end: the lines held back since each site last printed. */
+void kc_warn_flush(void)
+{
+	struct kc_ratelimit *rl;
+
+	pthread_mutex_lock(&kc_warn_lock);
+	for (rl = kc_warn_sites; rl; rl = rl->next)
+		kc_warn_missed_locked(rl);
+	pthread_mutex_unlock(&kc_warn_lock);
 }
 
 void kc_procname(char *buf, size_t size, int fd)

@@ -32,6 +32,7 @@
  *   stats.c       counters and the DIR/kmirror-stats file
  *   pins.c        pinned objects, never culled (DIR/kmirror-pins)
  *   control.c     DIR/kmirror.sock: pin, evict, per-file counters
+ *   control_path.c  its requests' paths, beneath the source's root
  *   objfd.c       the backing file of an fscache operation
  *   offline.c     the source's health: offline mode
  *   online.c      the source's return: probing, cached files rechecked
@@ -45,7 +46,7 @@
  *
  * Layers, calls going down only (tests/tools/callcycles.py shows where
  * they do not):
- *   main.c control.c options.c online.c   start, stop, the socket, rounds
+ *   main.c control*.c options.c online.c  start, stop, the socket, rounds
  *   ops_*.c                               the FUSE operations
  *   inode.c (notify.c meta.c)             inodes, names, what the kernel
  *                                         is told, the metadata store
@@ -556,6 +557,17 @@ void kc_itable_report(struct kc_fs *fs, FILE *f);
 /* control.c: DIR/kmirror.sock, for kmirror cache pin/evict/top */
 int kc_control_start(struct kc_fs *fs);
 void kc_control_stop(struct kc_fs *fs);
+/* control_path.c: its paths, beneath the source's root */
+struct kc_ctl_dir {
+	char	*path;		/* the directory open, from the root */
+	int	fd;		/* or -1 */
+};
+
+#define KC_CTL_DIR_INIT	{ NULL, -1 }
+
+int kc_ctl_key(struct kc_fs *fs, const char *path, struct kc_ctl_dir *d,
+	       uint8_t key[16], size_t *len);
+void kc_ctl_dir_close(struct kc_ctl_dir *d);
 
 /* cache.c */
 size_t kc_cookie_key(const struct kc_fs *fs, dev_t dev, ino_t ino,
@@ -795,6 +807,29 @@ void kc_cond_init_monotonic(pthread_cond_t *cond);
 void kc_sleep_us(unsigned long us);
 /* One error line (control characters escaped); returns -1. */
 int kc_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * One warning line, "kmirror-cachefs: ..." (control characters escaped),
+ * rate-limited per call site: a warning whose cause lasts must not flood
+ * the log.  kc_warn_flush() at the end says what was held back.
+ */
+struct kc_ratelimit {
+	uint64_t		begin_ns;	/* of the current interval */
+	unsigned int		printed, missed;
+	bool			listed;		/* on kc_warn_flush()'s list */
+	struct kc_ratelimit	*next;
+	char			last[96];	/* the last line held back */
+};
+
+#define KC_WARN_BURST		10		/* lines of one site ... */
+#define KC_WARN_INTERVAL_NS	(60 * 1000000000ull)	/* ... a minute */
+
+#define kc_warn(...) do {						\
+	static struct kc_ratelimit kc_rl_;				\
+	kc_warn_limited(&kc_rl_, __VA_ARGS__);				\
+} while (0)
+void kc_warn_limited(struct kc_ratelimit *rl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void kc_warn_flush(void);
 void kc_procname(char *buf, size_t size, int fd);
 /* Two per-thread buffers: the reply, and a fill's source data. */
 int kc_scratch_init(void);

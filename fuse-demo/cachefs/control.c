@@ -8,26 +8,35 @@
  * (SO_PEERCRED): root and the daemon's own user are served, anyone else
  * gets EACCES.  The commands change what the cache keeps, never what a
  * user of the mount may read: paths are resolved beneath the source's
- * root (no "..", no symlink: kc_ctl_open_beneath()).
+ * root (no "..", no symlink: kc_ctl_stat_beneath()).
  *
- * One request a connection, "VERB\0ARGUMENT\0" (the argument may be
- * empty), then the peer shuts down its side.  The reply is text, then
- * the daemon closes: "ok WHAT\n" and any data lines, or
- * "error ERRNO WHY\n".  One thread serves them one after the other; a
+ * One request a connection (the protocol: control_proto.h), most with one
+ * argument, "VERB\0ARGUMENT\0" (it may be empty), then the peer shuts
+ * down its side.  The reply is text, then the daemon closes: "ok WHAT\n"
+ * and any data lines, or "error ERRNO WHY\n".  One thread serves them one
+ * after the other; a
  * peer that does not send its request within KC_CTL_TIMEOUT_S, or will
- * not read the reply, is dropped, so no client can stall the daemon.
+ * not read the reply, is dropped, so no client can stall the daemon.  A
+ * request longer than KC_CTL_REQ_MAX gets "error E2BIG request too long":
+ * whatever a peer sends is read to its end (for KC_CTL_TIMEOUT_S at most)
+ * before the reply, or closing the socket would reset it under the peer.
  *
  *   where           ok MOUNTPOINT
  *   pin PATH        pin the file's object (pins.c), cached or not yet
  *   unpin PATH      drop the pin
  *   evict PATH      drop the file's object from the cache now (cull.c)
+ *   pin-many PATH..., unpin-many PATH..., evict-many PATH...
+ *                   the same for each PATH (the arguments): "ok N", then
+ *                   a line per PATH, "0" or "ERRNO WHY"; the pins file is
+ *                   written once for them all
  *   evict-object NAME  the same, the object named as its checksum sidecar
  *                   is (sums_file.c: "<volume hash>-<key hex>"), for
  *                   `kmirror cache check --repair`, which finds damaged
  *                   objects in the cache, not files in the mount
  *   pins            "ok N", then a line per pin: "cached BYTES PATH",
  *                   "absent - PATH" or "gone - PATH" (kc_ctl_pins())
- *   unpin-gone      drop the pins whose path no longer names their file
+ *   unpin-gone      drop the pins whose path no longer names their file,
+ *                   as the source answered (kc_ctl_pin_gone())
  *   files           one line per file read since its inode was looked
  *                   up: "HITS MISSES FROM_CACHE FROM_SOURCE PATH"
  *   stats           the statistics file's lines, as they are now
@@ -47,10 +56,10 @@
 #include <unistd.h>
 
 #include "cachefs.h"
+#include "control_proto.h"
 #include "pins.h"
 
 #define KC_CTL_SOCKET		"kmirror.sock"
-#define KC_CTL_REQ_MAX		(PATH_MAX + 64)
 #define KC_CTL_TIMEOUT_S	2
 
 struct kc_control {
@@ -70,65 +79,34 @@ static void kc_ctl_reply(FILE *out, int err, const char *what,
 }
 
 /*
- * Open @path beneath the source's root, one component at a time with
- * O_NOFOLLOW: no "..", no symlink, so nothing outside the source is ever
- * reached (openat2's RESOLVE_BENEATH, which valgrind and older kernels
- * lack).  The CLI sends paths it resolved already (realpath).
+ * Why a request about a file failed with @err, in words, where strerror()
+ * would mislead: EIO from a source that stopped answering (or is offline)
+ * is no fault of the file's.
  */
-static int kc_ctl_open_beneath(struct kc_fs *fs, const char *path)
+static const char *kc_ctl_why(struct kc_fs *fs, int err)
 {
-	char *copy = strdup(path), *name, *save = NULL;
-	int fd = -1, next, err = 0;
-	struct stat st;
-
-	if (!copy)
-		return -ENOMEM;
-	for (name = strtok_r(copy, "/", &save); name && !err;
-	     name = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(name, "."))
-			continue;
-		if (!strcmp(name, "..")) {
-			err = EXDEV;
-			break;
-		}
-		next = openat(fd < 0 ? fs->root.fd : fd, name,
-			      O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0 || fstat(next, &st))
-			err = errno;
-		else if (S_ISLNK(st.st_mode))
-			err = ELOOP;
-		if (fd >= 0)
-			close(fd);
-		fd = next;
-	}
-	free(copy);
-	if (!err && fd < 0)
-		err = EINVAL;		/* the root itself */
-	if (err && fd >= 0)
-		close(fd);
-	return err ? -err : fd;
+	if (err == EIO && kc_offline(fs))
+		return "the source does not answer (offline)";
+	if (err == ELOOP)
+		return "a symbolic link (not followed)";
+	if (err == EXDEV)
+		return "a path out of the source";
+	return NULL;
 }
 
-/* The source file @path names, beneath the source's root: its key. */
-static int kc_ctl_key(struct kc_fs *fs, const char *path, uint8_t key[16],
-		      size_t *len)
+/* Why an eviction failed with @err, in words (NULL: strerror()). */
+static const char *kc_ctl_evict_why(int err)
 {
-	struct stat st;
-	int fd, err = 0;
+	return err == ENOENT ? "not in the cache" :
+	       err == EPERM ? "pinned (unpin it first)" :
+	       err == EBUSY ? "in use (open, or being culled)" : NULL;
+}
 
-	if (!*path || *path == '/' || strchr(path, '\n'))
-		return EINVAL;
-	fd = kc_ctl_open_beneath(fs, path);
-	if (fd < 0)
-		return -fd;
-	if (fstat(fd, &st))
-		err = errno;
-	else if (!S_ISREG(st.st_mode))
-		err = EISDIR;
-	else
-		*len = kc_cookie_key(fs, st.st_dev, st.st_ino, key);
-	close(fd);
-	return err;
+/* Why a pin or an unpin failed with @err, in words (NULL: strerror()). */
+static const char *kc_ctl_pin_why(int err)
+{
+	return err == EEXIST ? "already pinned" :
+	       err == ENOENT ? "not pinned" : NULL;
 }
 
 /* Evict the object of @key, and say why not in words. */
@@ -137,22 +115,21 @@ static void kc_ctl_evict(struct kc_fs *fs, const uint8_t *key, size_t len,
 {
 	int err = -kc_cull_evict(fs, key, len);
 
-	kc_ctl_reply(out, err, what,
-		     err == ENOENT ? "not in the cache" :
-		     err == EPERM ? "pinned (unpin it first)" :
-		     err == EBUSY ? "in use (open, or being culled)" : NULL);
+	kc_ctl_reply(out, err, what, kc_ctl_evict_why(err));
 }
 
 /* pin, unpin, evict: the verbs about one file. */
 static void kc_ctl_file(struct kc_fs *fs, const char *verb, const char *path,
 			FILE *out)
 {
+	struct kc_ctl_dir d = KC_CTL_DIR_INIT;
 	uint8_t key[16];
 	size_t len = 0;
-	int err = kc_ctl_key(fs, path, key, &len);
+	int err = kc_ctl_key(fs, path, &d, key, &len);
 
+	kc_ctl_dir_close(&d);
 	if (err) {
-		kc_ctl_reply(out, err, path, NULL);
+		kc_ctl_reply(out, err, path, kc_ctl_why(fs, err));
 		return;
 	}
 	if (!strcmp(verb, "evict")) {
@@ -160,8 +137,75 @@ static void kc_ctl_file(struct kc_fs *fs, const char *verb, const char *path,
 		return;
 	}
 	err = -kc_pin_change(fs, key, len, path, !strcmp(verb, "pin"));
-	kc_ctl_reply(out, err, path, err == EEXIST ? "already pinned" :
-				     err == ENOENT ? "not pinned" : NULL);
+	kc_ctl_reply(out, err, path, kc_ctl_pin_why(err));
+}
+
+/*
+ * The keys of the @n paths at @args (each ending in '\0') into @r, their
+ * why[] when one cannot be had.
+ */
+static void kc_ctl_keys(struct kc_fs *fs, const char *args,
+			struct kc_pin_req *r, const char **why, size_t n)
+{
+	struct kc_ctl_dir d = KC_CTL_DIR_INIT;
+	size_t i, len;
+
+	for (i = 0; i < n; i++, args += strlen(args) + 1) {
+		r[i].path = args;
+		len = 0;
+		r[i].err = -kc_ctl_key(fs, args, &d, r[i].key, &len);
+		r[i].key_len = len;
+		why[i] = r[i].err ? kc_ctl_why(fs, -r[i].err) : NULL;
+		if (r[i].err && !why[i])
+			why[i] = strerror(-r[i].err);
+	}
+	kc_ctl_dir_close(&d);
+}
+
+/*
+ * pin-many, unpin-many, evict-many: the verb of each of the @n paths at
+ * @args; the pins file is written once.
+ */
+static void kc_ctl_many(struct kc_fs *fs, const char *verb, const char *args,
+			size_t n, FILE *out)
+{
+	struct kc_pin_req *r = calloc(n, sizeof(*r));
+	const char **why = calloc(n, sizeof(*why));
+	bool evict = !strcmp(verb, "evict-many");
+	char what[32], kept[64];
+	size_t i;
+	int err = 0;
+
+	if (!r || !why) {
+		kc_ctl_reply(out, ENOMEM, NULL, NULL);
+		goto out;
+	}
+	kc_ctl_keys(fs, args, r, why, n);
+	for (i = 0; evict && i < n; i++) {
+		if (r[i].err)
+			continue;
+		r[i].err = kc_cull_evict(fs, r[i].key, r[i].key_len);
+		why[i] = kc_ctl_evict_why(-r[i].err);
+	}
+	if (!evict)
+		err = kc_pins_change(fs, r, n, !strcmp(verb, "pin-many"));
+	snprintf(kept, sizeof(kept), "cannot write %s: %s", KC_PINS_FILE,
+		 strerror(-err));
+	snprintf(what, sizeof(what), "%zu", n);
+	kc_ctl_reply(out, 0, what, NULL);
+	for (i = 0; i < n; i++) {
+		if (!evict && !why[i])
+			why[i] = err && r[i].err == err ? kept :
+				 kc_ctl_pin_why(-r[i].err);
+		if (r[i].err)
+			fprintf(out, "%d %s\n", -r[i].err,
+				why[i] ? why[i] : strerror(-r[i].err));
+		else
+			fputs("0\n", out);
+	}
+out:
+	free(r);
+	free(why);
 }
 
 /*
@@ -183,40 +227,72 @@ static void kc_ctl_evict_object(struct kc_fs *fs, const char *name,
 		kc_ctl_evict(fs, key, len, name, out);
 }
 
-/* Does @p's path still name the file it pinned? */
-static bool kc_ctl_pin_live(struct kc_fs *fs, const struct kc_pin_info *p)
+/*
+ * Is @p gone: does its path no longer name the file it pinned?  Only if
+ * the source said so: the path names another file or something else, or
+ * nothing (ENOENT, or ENOTDIR: a directory on the way is one no more).
+ * A source that failed otherwise (EIO, EACCES, no answer) said nothing.
+ */
+static bool kc_ctl_pin_gone(struct kc_fs *fs, const struct kc_pin_info *p,
+			    struct kc_ctl_dir *d)
 {
 	uint8_t key[16];
 	size_t len = 0;
+	int err = kc_ctl_key(fs, p->path, d, key, &len);
 
-	return !kc_ctl_key(fs, p->path, key, &len) && len == p->key_len &&
-	       !memcmp(key, p->key, len);
+	if (!err)
+		return len != p->key_len || memcmp(key, p->key, len);
+	return err == ENOENT || err == ENOTDIR || err == EISDIR ||
+	       err == ELOOP || err == EINVAL;
 }
 
 /*
- * pins: one line each, "cached BYTES PATH", "absent - PATH" (no data in
- * the cache now) or "gone - PATH" (PATH no longer names the pinned file).
- * unpin-gone (@prune): drop the gone ones; "ok N" says how many.
+ * Which of the @n pins @v are gone, into @gone[]: 0, or EIO if the source
+ * did not answer (it is offline now, and can tell nothing).
  */
-static void kc_ctl_pins(struct kc_fs *fs, FILE *out, bool prune)
+static int kc_ctl_pins_gone(struct kc_fs *fs, const struct kc_pin_info *v,
+			    size_t n, bool *gone)
 {
-	struct kc_pin_info *v;
-	ssize_t n = kc_pins_get(fs, &v), i, dropped = 0;
-	char what[32];
+	struct kc_ctl_dir d = KC_CTL_DIR_INIT;
+	size_t i;
 
-	if (n < 0) {
-		kc_ctl_reply(out, -n, NULL, NULL);
-		return;
+	for (i = 0; i < n && !kc_offline(fs); i++)
+		gone[i] = kc_ctl_pin_gone(fs, &v[i], &d);
+	kc_ctl_dir_close(&d);
+	return kc_offline(fs) ? EIO : 0;
+}
+
+/* Unpin the pins of @v[@n] that are @gone, at once: how many, in *@done. */
+static int kc_ctl_unpin_gone(struct kc_fs *fs, const struct kc_pin_info *v,
+			     size_t n, const bool *gone, ssize_t *done)
+{
+	struct kc_pin_req *r = calloc(n + 1, sizeof(*r));
+	size_t i, k = 0;
+	int ret;
+
+	if (!r)
+		return ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (!gone[i])
+			continue;
+		r[k].path = v[i].path;
+		r[k].key_len = v[i].key_len;
+		memcpy(r[k++].key, v[i].key, v[i].key_len);
 	}
-	for (i = 0; prune && i < n; i++)
-		if (!kc_ctl_pin_live(fs, &v[i]) &&
-		    !kc_pin_change(fs, v[i].key, v[i].key_len, v[i].path,
-				   false))
-			dropped++;
-	snprintf(what, sizeof(what), "%zd", prune ? dropped : n);
-	kc_ctl_reply(out, 0, what, NULL);
-	for (i = 0; !prune && i < n; i++) {
-		if (!kc_ctl_pin_live(fs, &v[i]))
+	ret = -kc_pins_change(fs, r, k, false);
+	for (i = 0, *done = 0; i < k; i++)
+		*done += !r[i].err;
+	free(r);
+	return ret;
+}
+
+static void kc_ctl_pins_list(FILE *out, const struct kc_pin_info *v,
+			     size_t n, const bool *gone)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (gone[i])
 			fprintf(out, "gone - %s\n", v[i].path);
 		else if (v[i].cached)
 			fprintf(out, "cached %llu %s\n",
@@ -224,17 +300,61 @@ static void kc_ctl_pins(struct kc_fs *fs, FILE *out, bool prune)
 		else
 			fprintf(out, "absent - %s\n", v[i].path);
 	}
-	kc_pins_put(v, n);
 }
 
+/*
+ * pins: one line each, "cached BYTES PATH", "absent - PATH" (no data in
+ * the cache now) or "gone - PATH" (PATH no longer names the pinned file).
+ * unpin-gone (@prune): drop the gone ones; "ok N" says how many.  A
+ * source that does not answer can tell no gone pin from a live one: an
+ * error then, and nothing dropped.
+ */
+static void kc_ctl_pins(struct kc_fs *fs, FILE *out, bool prune)
+{
+	struct kc_pin_info *v;
+	ssize_t n = kc_pins_get(fs, &v), dropped = 0;
+	bool *gone = n >= 0 ? calloc(n + 1, sizeof(*gone)) : NULL;
+	char what[32];
+	int err = n < 0 ? -n : !gone ? ENOMEM : 0;
+
+	if (!err && kc_ctl_pins_gone(fs, v, n, gone)) {
+		kc_ctl_reply(out, EIO, NULL, prune ?
+			     "the source does not answer (offline): cannot "
+			     "tell gone pins from live ones; none dropped" :
+			     "the source does not answer (offline): cannot "
+			     "tell gone pins from live ones");
+		goto out;
+	}
+	if (err) {
+		kc_ctl_reply(out, err, NULL, NULL);
+		goto out;
+	}
+	if (prune && (err = kc_ctl_unpin_gone(fs, v, n, gone, &dropped))) {
+		kc_ctl_reply(out, err, NULL, NULL);
+		goto out;
+	}
+	snprintf(what, sizeof(what), "%zd", prune ? dropped : n);
+	kc_ctl_reply(out, 0, what, NULL);
+	if (!prune)
+		kc_ctl_pins_list(out, v, n, gone);
+out:
+	free(gone);
+	if (n >= 0)
+		kc_pins_put(v, n);
+}
+
+/* Serve @verb, with its @n arguments at @arg (each ending in '\0'). */
 static void kc_ctl_serve(struct kc_fs *fs, const char *verb, const char *arg,
-			 FILE *out)
+			 size_t n, FILE *out)
 {
 	if (!strcmp(verb, "where")) {
 		kc_ctl_reply(out, 0, fs->cfg.mountpoint, NULL);
 	} else if (!strcmp(verb, "pin") || !strcmp(verb, "unpin") ||
 		   !strcmp(verb, "evict")) {
 		kc_ctl_file(fs, verb, arg, out);
+	} else if (!strcmp(verb, "pin-many") || !strcmp(verb, "unpin-many") ||
+		   !strcmp(verb, "evict-many")) {
+		kc_ctl_many(fs, verb, arg, n, out);
 	} else if (!strcmp(verb, "evict-object")) {
 		kc_ctl_evict_object(fs, arg, out);
 	} else if (!strcmp(verb, "pins")) {
@@ -262,31 +382,74 @@ static bool kc_ctl_peer_ok(int fd)
 	       (cr.uid == 0 || cr.uid == geteuid());
 }
 
-/* Read "VERB\0ARG\0" from @fd; false if it does not come whole. */
-static bool kc_ctl_read(int fd, char *buf, size_t size, const char **arg)
+/*
+ * Read and drop what the peer still sends, until its end of file or
+ * KC_CTL_TIMEOUT_S: a socket closed with bytes unread resets the peer's
+ * end, and the peer would lose the reply we owe it.  True if there were
+ * any.
+ */
+static bool kc_ctl_drain(int fd)
 {
-	size_t have = 0;
-	ssize_t n;
-	char *nul;
+	uint64_t end = kc_now_ns() + KC_CTL_TIMEOUT_S * 1000000000ull;
+	bool more = false;
+	char sink[4096];
 
-	while (have < size) {
-		n = read(fd, buf + have, size - have);
-		if (n <= 0)
-			break;
-		have += n;
+	while (kc_now_ns() < end && read(fd, sink, sizeof(sink)) > 0)
+		more = true;
+	return more;
+}
+
+/*
+ * Read "VERB\0ARG\0..." from @fd: the number of arguments (at least one),
+ * -EINVAL if the request does not come whole (it ends in '\0'), or -E2BIG
+ * if it is longer than @size bytes (the rest is drained).
+ */
+static long kc_ctl_read(int fd, char *buf, size_t size, const char **arg)
+{
+	size_t have = 0, n = 0, i;
+	ssize_t got;
+
+	while (have < size && (got = read(fd, buf + have, size - have)) > 0)
+		have += got;
+	if (have == size && kc_ctl_drain(fd))
+		return -E2BIG;
+	for (i = 0; i < have; i++)
+		n += !buf[i];
+	if (n < 2 || buf[have - 1])
+		return -EINVAL;
+	*arg = buf + strlen(buf) + 1;
+	return n - 1;
+}
+
+/* Read the request and answer it into @out. */
+static void kc_ctl_answer(struct kc_fs *fs, int fd, FILE *out)
+{
+	char *req = malloc(KC_CTL_REQ_MAX), why[64];
+	const char *arg = NULL;
+	long n;
+
+	if (!kc_ctl_peer_ok(fd)) {
+		kc_ctl_drain(fd);
+		kc_ctl_reply(out, EACCES, NULL,
+			     "only root and the daemon's user are served");
+	} else if (!req) {
+		kc_ctl_drain(fd);
+		kc_ctl_reply(out, ENOMEM, NULL, NULL);
+	} else if ((n = kc_ctl_read(fd, req, KC_CTL_REQ_MAX, &arg)) < 0) {
+		snprintf(why, sizeof(why), "request too long (at most %u "
+			 "bytes)", KC_CTL_REQ_MAX);
+		kc_ctl_reply(out, -n, NULL, n == -E2BIG ? why :
+			     "malformed request");
+	} else {
+		kc_ctl_serve(fs, req, arg, n, out);
 	}
-	nul = memchr(buf, 0, have);
-	if (!nul || !memchr(nul + 1, 0, buf + have - (nul + 1)))
-		return false;
-	*arg = nul + 1;
-	return true;
+	free(req);
 }
 
 static void kc_ctl_conn(struct kc_fs *fs, int fd)
 {
 	struct timeval tv = { KC_CTL_TIMEOUT_S, 0 };
-	char *reply = NULL, req[KC_CTL_REQ_MAX];
-	const char *arg = NULL;
+	char *reply = NULL;
 	size_t len = 0;
 	FILE *out;
 
@@ -295,13 +458,7 @@ static void kc_ctl_conn(struct kc_fs *fs, int fd)
 	out = open_memstream(&reply, &len);
 	if (!out)
 		return;
-	if (!kc_ctl_peer_ok(fd))
-		kc_ctl_reply(out, EACCES, NULL,
-			     "only root and the daemon's user are served");
-	else if (!kc_ctl_read(fd, req, sizeof(req), &arg))
-		kc_ctl_reply(out, EINVAL, NULL, "malformed request");
-	else
-		kc_ctl_serve(fs, req, arg, out);
+	kc_ctl_answer(fs, fd, out);
 	if (!fclose(out))
 		send(fd, reply, len, MSG_NOSIGNAL);
 	free(reply);
@@ -376,9 +533,9 @@ int kc_control_start(struct kc_fs *fs)
 		return -ENOMEM;
 	fd = kc_ctl_listen(fs);
 	if (fd < 0) {
-		fprintf(stderr, KC_NAME ": warning: no control socket in "
-			"%s: %s; kmirror cache pin/evict/top will not "
-			"reach this mount\n", fs->cfg.cache_dir, strerror(-fd));
+		kc_warn("warning: no control socket in %s: %s; kmirror cache "
+			"pin/evict/top will not reach this mount",
+			fs->cfg.cache_dir, strerror(-fd));
 		free(c);
 		return 0;
 	}

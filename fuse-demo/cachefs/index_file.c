@@ -44,6 +44,7 @@
 #define KC_IDX_MAGIC	"KMIRIDX"
 #define KC_IDX_ORDER	0x01020304u	/* byte order of the writer */
 #define KC_IDX_VERSION	1u
+#define KC_CHECKPOINT_S	60	/* seconds between checkpoints, at least */
 #define KC_DIRS_MAX	(1u << 20)
 #define KC_RACY_FINE_NS	(100 * 1000000ll)	/* ns-timestamp filesystems */
 #define KC_RACY_NS	(2 * 1000000000ll)	/* others: FAT's 2 s */
@@ -290,27 +291,35 @@ int kc_index_save(struct kc_fs *fs, bool clean)
 	else
 		ret = kmirror_cachedir_commit(&t, 0);
 	if (ret)
-		fuse_log(FUSE_LOG_WARNING, KC_NAME ": cannot write %s: %s\n",
-			 KC_INDEX_FILE, kmirror_cachedir_strerror(ret));
+		kc_warn("cannot write %s: %s", KC_INDEX_FILE,
+			kmirror_cachedir_strerror(ret));
 	return ret;
 }
 
-/* Once a minute at most, when the index changed and is complete. */
+/*
+ * Once a minute at most, when the index changed and is complete.  A save
+ * that failed is tried again after 1 s, then 2, 4, ... up to a minute:
+ * a cause that lasts (no descriptor left, no space, a name in the way)
+ * must not have the housekeeper try, and warn, at every round.
+ */
 void kc_index_checkpoint(struct kc_fs *fs)
 {
-	static unsigned int last_gen;
-	static uint64_t last_ns;
+	static unsigned int last_gen, fails;
+	static uint64_t next_ns;
 	struct kc_index *x = fs->index;
 	unsigned int gen = atomic_load(&x->generation);
-	uint64_t now = kc_now_ns();
+	uint64_t now = kc_now_ns(), wait_s = KC_CHECKPOINT_S;
 
-	if (gen == last_gen || !atomic_load(&x->complete) ||
-	    now - last_ns < 60 * 1000000000ull)
+	if (gen == last_gen || !atomic_load(&x->complete) || now < next_ns)
 		return;
 	if (!kc_index_save(fs, false)) {
 		last_gen = gen;
-		last_ns = now;
+		fails = 0;
+	} else if (fails < 6) {		/* 2^6 s: past the minute */
+		wait_s = 1ull << fails++;
+		wait_s = wait_s < KC_CHECKPOINT_S ? wait_s : KC_CHECKPOINT_S;
 	}
+	next_ns = now + wait_s * 1000000000ull;
 }
 
 /* ---- reading ------------------------------------------------------- */
@@ -467,8 +476,8 @@ static void kc_mark_unclean(int fd)
 
 	if (pwrite(fd, &zero, sizeof(zero),
 		   offsetof(struct kc_idx_hdr, clean)) != sizeof(zero))
-		fuse_log(FUSE_LOG_WARNING, KC_NAME ": cannot mark %s in use: "
-			 "%s\n", KC_INDEX_FILE, strerror(errno));
+		kc_warn("cannot mark %s in use: %s", KC_INDEX_FILE,
+			strerror(errno));
 }
 
 /*
@@ -491,16 +500,16 @@ int kc_index_load(struct kc_fs *fs, bool *trusted)
 	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0) {
-		fuse_log(FUSE_LOG_WARNING, KC_NAME ": ignoring %s: %s\n",
-			 KC_INDEX_FILE, kmirror_cachedir_strerror(fd));
+		kc_warn("ignoring %s: %s", KC_INDEX_FILE,
+			kmirror_cachedir_strerror(fd));
 		return 0;
 	}
 	if (fstat(fd, &st) || !st.st_size ||
 	    (map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) ==
 	    MAP_FAILED) {
 		close(fd);
-		fuse_log(FUSE_LOG_WARNING, KC_NAME ": ignoring %s: empty or "
-			 "unreadable; scanning the cache\n", KC_INDEX_FILE);
+		kc_warn("ignoring %s: empty or unreadable; scanning the cache",
+			KC_INDEX_FILE);
 		return 0;
 	}
 	h = map;
@@ -519,8 +528,8 @@ int kc_index_load(struct kc_fs *fs, bool *trusted)
 	close(fd);
 	if (why) {
 		kc_index_empty(fs->index);
-		fuse_log(FUSE_LOG_WARNING, KC_NAME ": ignoring %s: %s; "
-			 "scanning the cache\n", KC_INDEX_FILE, why);
+		kc_warn("ignoring %s: %s; scanning the cache", KC_INDEX_FILE,
+			why);
 		return 0;
 	}
 	return ret == -EBADMSG ? 0 : ret;

@@ -168,8 +168,8 @@ static void *kc_scan_thread(void *arg)
 	int ret = kc_scan_walk(fs);
 
 	if (ret && ret != -EINTR)
-		fuse_log(FUSE_LOG_WARNING, KC_NAME ": cache scan stopped: %s; "
-			 "the index knows part of the cache\n", strerror(-ret));
+		kc_warn("cache scan stopped: %s; the index knows part of "
+			"the cache", strerror(-ret));
 	pthread_mutex_lock(&x->lock);
 	kc_scan_finish(x, !ret);
 	pthread_mutex_unlock(&x->lock);

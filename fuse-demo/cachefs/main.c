@@ -318,8 +318,7 @@ static void kc_lock_record(struct kc_fs *fs, const char *dev)
 	len = snprintf(info, sizeof(info), "%ld\n%s\n%s%s", (long)getpid(),
 		       fs->cfg.mountpoint, dev, *dev ? "\n" : "");
 	if (ftruncate(fs->lock_fd, 0) || pwrite(fs->lock_fd, info, len, 0) < 0)
-		fprintf(stderr, KC_NAME ": warning: cannot write %s\n",
-			KC_LOCK_FILE);
+		kc_warn("warning: cannot write %s", KC_LOCK_FILE);
 }
 
 /* Exclusive use of the cache directory while mounted. */
@@ -583,6 +582,7 @@ static int kc_start(struct kc_fs *fs, struct fuse_args *args, int notify)
 	ret = ret == SIGTERM || ret == SIGINT || ret == SIGHUP ? 0 : !!ret;
 out:
 	kc_teardown(fs, mounted);
+	kc_warn_flush();	/* what the rate limits held back */
 	kc_runners_stop(fs);
 	kc_creds_fini();
 	kc_scratch_fini();

@@ -141,9 +141,9 @@ static void kc_mdir_read(struct kc_fs *fs, struct kc_mdir *d)
 		return;
 	}
 	snprintf(bad, sizeof(bad), "%s.bad", name);
-	fuse_log(FUSE_LOG_WARNING, KC_NAME ": warning: %s/" KC_META_DIR
-		 "/%s is damaged or not this volume's: set aside as %s, "
-		 "asking the source again\n", fs->cfg.cache_dir, name, bad);
+	kc_warn("warning: %s/" KC_META_DIR "/%s is damaged or not this "
+		"volume's: set aside as %s, asking the source again",
+		fs->cfg.cache_dir, name, bad);
 	kmirror_cachedir_rename(m->dirfd, name, m->dirfd, bad, 0);
 	d->stored = false;
 }

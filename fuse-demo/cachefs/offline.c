@@ -38,8 +38,8 @@ void kc_go_offline(struct kc_fs *fs, const char *why)
 	if (atomic_exchange(&fs->offline, true))
 		return;
 	kc_count(fs, offline_entered, 1);
-	fuse_log(FUSE_LOG_WARNING, KC_NAME ": source %s: %s; offline, "
-		 "serving cached files read-only\n", fs->cfg.source, why);
+	kc_warn("source %s: %s; offline, serving cached files read-only",
+		fs->cfg.source, why);
 }
 
 /*

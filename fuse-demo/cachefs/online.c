@@ -46,8 +46,7 @@ void kc_offline_tick(struct kc_fs *fs)
 	if (kc_itable_each_cached(fs, kc_mark))
 		return;		/* out of memory: probe again */
 	atomic_store_explicit(&fs->offline, false, memory_order_release);
-	fuse_log(FUSE_LOG_WARNING, KC_NAME ": source %s answers again; "
-		 "online\n", fs->cfg.source);
+	kc_warn("source %s answers again; online", fs->cfg.source);
 	kc_itable_each_cached(fs, kc_revalidate);
 	kc_count(fs, offline_left, 1);
 }

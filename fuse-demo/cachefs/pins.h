@@ -26,6 +26,16 @@ bool kc_pinned_locked(const struct kc_index *x, unsigned int vol,
 		      const uint8_t *key, size_t len);
 int kc_pin_change(struct kc_fs *fs, const uint8_t *key, size_t len,
 		  const char *path, bool pin);
+/* One of a batch of changes (kc_pins_change()). */
+struct kc_pin_req {
+	const char	*path;		/* from the root, kept with a pin */
+	uint8_t		key[KC_PIN_KEY_MAX];
+	uint8_t		key_len;
+	int		err;		/* out: 0 or -errno */
+};
+
+int kc_pins_change(struct kc_fs *fs, struct kc_pin_req *r, size_t n,
+		   bool pin);
 /* A pin of this mount's volume, as kc_pins_get() copies it out. */
 struct kc_pin_info {
 	char		*path;		/* it was pinned by, from the root */

@@ -315,16 +315,12 @@ int kc_stats_write(struct kc_fs *fs, bool mounted)
 
 /*
  * A cache operation failed with @err (the request was served from the
- * source instead): count it, and say so for the first few.
+ * source instead): count it, and say so (rate-limited).
  */
 void kc_cache_error(struct kc_fs *fs, const char *what, long err)
 {
-	static atomic_uint told;
-
 	kc_count(fs, cache_errors, 1);
-	if (atomic_fetch_add(&told, 1) < 10)
-		fuse_log(FUSE_LOG_WARNING, KC_NAME ": cache %s failed: %s\n",
-			 what, strerror(err < 0 ? -err : err));
+	kc_warn("cache %s failed: %s", what, strerror(err < 0 ? -err : err));
 }
 
 /* The housekeeper's once-a-second call: write if anything changed. */

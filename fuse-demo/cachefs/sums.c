@@ -143,8 +143,8 @@ void kc_verify_failed(struct kc_fs *fs, int fd, uint64_t g)
 		n = snprintf(path, sizeof(path), "(a file, path unknown)");
 	path[n] = 0;
 	kc_count(fs, verify_failures, 1);
-	fprintf(stderr, KC_NAME ": %s: granule %" PRIu64 ": checksum "
-		"mismatch, fetched again from the source\n", path, g);
+	kc_warn("%s: granule %" PRIu64 ": checksum mismatch, fetched again "
+		"from the source", path, g);
 }
 
 /*

@@ -453,3 +453,41 @@ refused() {
 		fail "$what: not one line: $(cat "$T/err")"
 	ok "$what: exit $rc, \"$(head -n 1 "$T/err")\""
 }
+
+# pins_file FILE N VOLUME: a pins file as kmirror-cachefs writes it
+# (fuse-demo/cachefs/pins.c) of N pins of VOLUME, 8-byte keys, paths
+# "gone/NNNNNNN" (no such file).
+pins_file() {
+	python3 - "$@" <<'PY'
+import struct, sys
+path, n, vol = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
+with open(path, "wb") as f:
+    f.write(b"kmirror-pins 1\n")
+    for i in range(n):
+        p = b"gone/%07d" % i
+        f.write(struct.pack("<H", len(vol)) + vol)
+        f.write(bytes([8]) + struct.pack("<Q", (i * 2654435761) % (1 << 64)))
+        f.write(struct.pack("<H", len(p)) + p)
+PY
+}
+
+# empty_tree DIR N: N empty files under DIR, in 100 directories.
+empty_tree() {
+	python3 - "$1" "$2" <<'PY'
+import os, sys
+d, m = sys.argv[1], int(sys.argv[2])
+for i in range(m):
+    sub = os.path.join(d, "d%03d" % (i % 100))
+    os.makedirs(sub, exist_ok=True)
+    open(os.path.join(sub, "f%06d" % i), "w").close()
+PY
+}
+
+# volume_of CACHE: the key of the (first) volume in CACHE.
+volume_of() {
+	local v
+	v=$(find "$1/cache" -mindepth 1 -maxdepth 1 -name 'I*' -printf '%f\n' |
+		head -n 1)
+	[ -n "$v" ] || fail "no volume directory in $1/cache"
+	echo "${v#I}"
+}

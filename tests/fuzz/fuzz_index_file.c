@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fuzz_cachefs.h"
 #include "fuzz_common.h"
 #include "index.h"
 

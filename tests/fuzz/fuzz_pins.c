@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_cachefs.h"
 #include "fuzz_common.h"
 #include "index.h"
 

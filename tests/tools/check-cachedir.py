@@ -40,8 +40,6 @@ CALL_RE = re.compile(r'(?<![\w.>])(' + '|'.join(CALLS) + r')\s*\(|'
 ALLOW = [
     ('fuse-demo/cachefs/cache.c', r'fstatat\(in->fd, "", &st, AT_EMPTY_PATH\)',
      'fstat of a source inode\'s own descriptor'),
-    ('fuse-demo/cachefs/control.c', r'openat\(fd < 0 \? fs->root\.fd : fd,',
-     'walks a pinned path down the SOURCE tree'),
     ('fuse-demo/cachefs/control.c', r'bind\(fd, \(struct sockaddr \*\)&sa, len\)',
      'the address comes from kmirror_cachedir_sockaddr()'),
     ('fuse-demo/cachefs/dirs.c', r'openat\(cur, "\.\.", O_PATH',

@@ -321,6 +321,25 @@ static void test_socket(void **state)
 	close(s);
 }
 
+/* A listener whose backlog is full: connect waits the time given, no more. */
+static void test_socket_full(void **state)
+{
+	struct env *e = *state;
+	struct sockaddr_un sa;
+	socklen_t len;
+	int s = socket(AF_UNIX, SOCK_STREAM, 0), c;
+
+	assert_int_equal(kmirror_cachedir_sockaddr(e->dfd, "s", &sa, &len), 0);
+	assert_int_equal(bind(s, (struct sockaddr *)&sa, len), 0);
+	assert_int_equal(listen(s, 0), 0);
+	c = kmirror_cachedir_connect_within(e->dfd, "s", 100);
+	assert_true(c >= 0);		/* the one the backlog holds */
+	assert_int_equal(kmirror_cachedir_connect_within(e->dfd, "s", 100),
+			 -ETIMEDOUT);
+	close(c);
+	close(s);
+}
+
 static void test_strerror(void **state)
 {
 	static const int errs[] = { -ELOOP, -EINVAL, -EMLINK, -EPERM,
@@ -359,6 +378,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rename_link, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_socket, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_socket_full, setup,
+						teardown),
 		cmocka_unit_test(test_strerror),
 	};
 

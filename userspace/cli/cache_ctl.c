@@ -9,10 +9,12 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cache_ctl.h"
@@ -20,47 +22,134 @@
 
 #define KM_CTL_REPLY_MAX	(64 << 20)
 
+/* Seconds a request may take, connection to last byte (--timeout). */
+static double km_ctl_timeout_s = KM_CTL_TIMEOUT_DEFAULT;
+
+int km_ctl_set_timeout(const char *arg)
+{
+	char *end;
+	double s = strtod(arg, &end);
+
+	if (end == arg || *end || !(s >= 0.1 && s <= KM_CTL_TIMEOUT_MAX))
+		return km_error("--timeout %s: not 0.1 to %d seconds", arg,
+				KM_CTL_TIMEOUT_MAX);
+	km_ctl_timeout_s = s;
+	return KM_EXIT_OK;
+}
+
+/*
+ * Take "--timeout SECONDS" (or "--timeout=SECONDS") out of @argv,
+ * wherever it is among a cache command's arguments.  -1 to go on, else
+ * the exit status of a bad value.
+ */
+int km_ctl_take_timeout(int *argc, char **argv)
+{
+	const char *val;
+	int i, n, ret;
+
+	for (i = 1; i < *argc; i++) {
+		if (!strncmp(argv[i], "--timeout=", 10)) {
+			val = argv[i] + 10;
+			n = 1;
+		} else if (!strcmp(argv[i], "--timeout")) {
+			if (i + 1 >= *argc)
+				return km_error("--timeout: no SECONDS given");
+			val = argv[i + 1];
+			n = 2;
+		} else {
+			continue;
+		}
+		ret = km_ctl_set_timeout(val);
+		if (ret)
+			return ret;
+		memmove(argv + i, argv + i + n, (*argc - i - n + 1) *
+			sizeof(*argv));
+		*argc -= n;
+		i--;
+	}
+	return -1;
+}
+
+static double km_ctl_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Milliseconds left before @deadline, at least 1 while any is left. */
+static int km_ctl_left_ms(double deadline)
+{
+	double left = deadline - km_ctl_clock();
+
+	return left <= 0 ? 0 : (int)(left * 1000) + 1;
+}
+
+/* send() waits at most what is left (SO_SNDTIMEO). */
+static void km_ctl_send_bound(int fd, double deadline)
+{
+	int ms = km_ctl_left_ms(deadline);
+	struct timeval tv = { ms / 1000, ms % 1000 * 1000 };
+
+	if (!ms)
+		tv.tv_usec = 1;
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
 /*
  * Connect to DIR/kmirror.sock: a socket of DIR's owner, not a symlink to
- * another socket (kmirror/cachedir.h), whatever the length of DIR's path.
+ * another socket (kmirror/cachedir.h), whatever the length of DIR's path;
+ * a daemon whose backlog is full is waited for until @deadline.
  */
-static int km_ctl_connect(const char *dir)
+static int km_ctl_connect(const char *dir, double deadline)
 {
 	int dfd = kmirror_cachedir_root(dir), fd;
 
 	if (dfd < 0)
 		return dfd;
-	fd = kmirror_cachedir_connect(dfd, "kmirror.sock");
+	fd = kmirror_cachedir_connect_within(dfd, "kmirror.sock",
+					     km_ctl_left_ms(deadline));
 	close(dfd);
 	return fd;
 }
 
-static int km_ctl_send(int fd, const char *verb, const char *arg)
+static int km_ctl_send(int fd, const char *req, size_t len, double deadline)
 {
-	size_t vl = strlen(verb) + 1, al = strlen(arg) + 1;
-	char *req = malloc(vl + al);
 	ssize_t n;
 
-	if (!req)
-		return -ENOMEM;
-	memcpy(req, verb, vl);
-	memcpy(req + vl, arg, al);
 	/* A daemon that refuses us replies and closes without reading. */
-	n = send(fd, req, vl + al, MSG_NOSIGNAL);
-	free(req);
-	if (n == (ssize_t)(vl + al))
+	km_ctl_send_bound(fd, deadline);
+	n = send(fd, req, len, MSG_NOSIGNAL);
+	if (n < 0 && errno == EAGAIN)
+		return -ETIMEDOUT;
+	if (n == (ssize_t)len)
 		shutdown(fd, SHUT_WR);
 	return 0;
 }
 
+/* Wait for the reply's next bytes until @deadline: 0 or -ETIMEDOUT. */
+static int km_ctl_wait(int fd, double deadline)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n;
+
+	do {
+		n = poll(&p, 1, km_ctl_left_ms(deadline));
+	} while (n < 0 && errno == EINTR);
+	return n > 0 ? 0 : n < 0 ? -errno : -ETIMEDOUT;
+}
+
 /* The whole reply, NUL-terminated. */
-static int km_ctl_recv(int fd, char **reply)
+static int km_ctl_recv(int fd, char **reply, double deadline)
 {
 	size_t len = 0, size = 4096;
 	char *buf = malloc(size), *nb;
-	ssize_t n;
+	ssize_t n = 0;
+	int ret;
 
-	while (buf && (n = read(fd, buf + len, size - len - 1)) > 0) {
+	while (buf && !(ret = km_ctl_wait(fd, deadline)) &&
+	       (n = read(fd, buf + len, size - len - 1)) > 0) {
 		len += n;
 		if (size - len > 1)
 			continue;
@@ -74,22 +163,47 @@ static int km_ctl_recv(int fd, char **reply)
 	}
 	if (!buf)
 		return -ENOMEM;
+	/*
+	 * A daemon that refuses us replies and closes without reading our
+	 * request: the reply is followed by ECONNRESET, not an end of file.
+	 */
+	if (ret || (n < 0 && !len)) {
+		free(buf);
+		return ret ? ret : -errno;
+	}
 	buf[len] = '\0';
 	*reply = buf;
 	return 0;
 }
 
-int km_ctl_request(const char *dir, const char *verb, const char *arg,
-		   char **reply)
+int km_ctl_request_buf(const char *dir, const char *req, size_t len,
+		       char **reply)
 {
-	int fd = km_ctl_connect(dir), ret;
+	double deadline = km_ctl_clock() + km_ctl_timeout_s;
+	int fd = km_ctl_connect(dir, deadline), ret;
 
 	if (fd < 0)
 		return fd;
-	ret = km_ctl_send(fd, verb, arg);
+	ret = km_ctl_send(fd, req, len, deadline);
 	if (!ret)
-		ret = km_ctl_recv(fd, reply);
+		ret = km_ctl_recv(fd, reply, deadline);
 	close(fd);
+	return ret;
+}
+
+int km_ctl_request(const char *dir, const char *verb, const char *arg,
+		   char **reply)
+{
+	size_t vl = strlen(verb) + 1, al = strlen(arg) + 1;
+	char *req = malloc(vl + al);
+	int ret;
+
+	if (!req)
+		return -ENOMEM;
+	memcpy(req, verb, vl);
+	memcpy(req + vl, arg, al);
+	ret = km_ctl_request_buf(dir, req, vl + al, reply);
+	free(req);
 	return ret;
 }
 
@@ -101,6 +215,9 @@ int km_ctl_refused(const char *dir, int err)
 	if (err == -EACCES)
 		return km_fail("'%s/kmirror.sock': only root and the daemon's user may use it",
 			       dir);
+	if (err == -ETIMEDOUT)
+		return km_fail("the daemon of '%s' did not answer within %g s (--timeout)",
+			       dir, km_ctl_timeout_s);
 	return km_fail("cannot reach the daemon of '%s': %s/kmirror.sock: %s",
 		       dir, dir, kmirror_cachedir_strerror(err));
 }

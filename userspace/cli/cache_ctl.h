@@ -8,13 +8,30 @@
 
 #include "cli.h"
 
+/* Seconds a request may take (--timeout): the default and the most. */
+#define KM_CTL_TIMEOUT_DEFAULT	30
+#define KM_CTL_TIMEOUT_MAX	86400
+
+/* The usages' line about it. */
+#define KM_CTL_TIMEOUT_HELP \
+	"--timeout SECONDS: wait at most that for each reply of the daemon\n" \
+	"(0.1 to 86400, default 30), then fail.\n"
+
+/* --timeout SECONDS: KM_EXIT_OK, or the error said (KM_EXIT_USAGE). */
+int km_ctl_set_timeout(const char *arg);
+/* Take --timeout out of a cache command's @argv: -1 to go on. */
+int km_ctl_take_timeout(int *argc, char **argv);
 /*
  * One request: VERB, ARG ("" for none).  0 with the daemon's whole reply
  * in *@reply (malloc()ed, NUL-terminated), or a negative errno of the
- * connection (-ENOENT/-ECONNREFUSED: not mounted).
+ * connection (-ENOENT/-ECONNREFUSED: not mounted; -ETIMEDOUT: no whole
+ * reply within --timeout).
  */
 int km_ctl_request(const char *dir, const char *verb, const char *arg,
 		   char **reply);
+/* The same, the request made already: @len bytes at @req. */
+int km_ctl_request_buf(const char *dir, const char *req, size_t len,
+		       char **reply);
 /* Print why DIR's daemon could not be asked; KM_EXIT_FAIL. */
 int km_ctl_refused(const char *dir, int err);
 /* A reply's status: 0 ("ok"), or its negative errno; *@rest: data lines. */

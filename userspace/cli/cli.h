@@ -46,7 +46,10 @@ int km_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Send error messages to @f instead of stderr (NULL: stderr); for tests. */
 void km_set_error_stream(FILE *f);
 
-/* Put @len bytes of @s on @f: printable UTF-8 as is, other bytes as \xNN. */
+/*
+ * Put @len bytes of @s on @f: printable UTF-8 as is but '\' as \\, other
+ * bytes as \xNN.
+ */
 void km_put_text(FILE *f, const char *s, size_t len);
 void km_put_str(FILE *f, const char *s);
 /* The same, but every @c goes out as @as. */

@@ -3,7 +3,9 @@
  * What the CLI prints of what it was given: keys, names, paths, file
  * contents.  Whoever wrote those bytes must not drive the terminal that
  * reads them, so everything but printable UTF-8 goes out as \xNN, and
- * every error message goes through the same helper.
+ * every error message goes through the same helper.  A backslash itself
+ * goes out as \\, so that what is printed reads back: the name "\x7f"
+ * (four bytes) and a DEL differ.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -56,8 +58,8 @@ bool km_is_control(uint32_t cp)
 }
 
 /*
- * Put @len bytes of @s on @f: printable UTF-8 as is, every other byte
- * (a control character, a byte of no valid sequence) as \xNN.
+ * Put @len bytes of @s on @f: printable UTF-8 as is but '\' as \\, every
+ * other byte (a control character, a byte of no valid sequence) as \xNN.
  */
 void km_put_text(FILE *f, const char *s, size_t len)
 {
@@ -72,6 +74,8 @@ void km_put_text(FILE *f, const char *s, size_t len)
 			fprintf(f, "\\x%02x", *p++);
 			continue;
 		}
+		if (*p == '\\')
+			fputc('\\', f);
 		fwrite(p, 1, n, f);
 		p += n;
 	}
@@ -84,7 +88,7 @@ void km_put_str(FILE *f, const char *s)
 
 /*
  * As km_put_text(), but every @c goes out as @as: a newline as itself in
- * text of several lines, a '\' as \x5c where values must read back.
+ * text of several lines, a '\' as \x5c in `ceph parse`'s values.
  */
 void km_put_text_with(FILE *f, const char *buf, size_t len, char c,
 		      const char *as)

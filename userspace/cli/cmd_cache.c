@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cache_ctl.h"
 #include "kmirror/cache.h"
 #include "kmirror/cachedir.h"
 
@@ -17,7 +17,7 @@ static const char km_cache_ls_usage[] =
 	"directory that holds cache/ and graveyard/), in name order.\n"
 	"Text: one line per object: volume key, cookie key (hex), object size,\n"
 	"path relative to DIR (control characters and bytes that are not UTF-8\n"
-	"shown as \\xNN).\n"
+	"shown as \\xNN, a backslash as \\\\).\n"
 	"Keys come from the object names: S and T names give whole 32-bit words.\n"
 	"--json: one JSON object per line with volume, key (hex), object_size,\n"
 	"zero_point, type, content, aux (hex) and path; control characters as\n"
@@ -245,7 +245,12 @@ static const struct km_command km_cache_cmds[] = {
 	{ NULL, NULL, NULL },
 };
 
+/* --timeout bounds every request to a mounted daemon (cache_ctl.c). */
 int km_cmd_cache(int argc, char **argv)
 {
+	int ret = km_ctl_take_timeout(&argc, argv);
+
+	if (ret >= 0)
+		return ret;
 	return km_dispatch("cache", km_cache_cmds, argc, argv);
 }

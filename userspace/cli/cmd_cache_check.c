@@ -47,7 +47,7 @@ static const char km_cache_check_usage[] =
 	"Either way the source's bytes are fetched again on the next read.\n"
 	"Exit status: 0 no damage; 1 damage found, all repaired; 4 damage\n"
 	"left (no --repair, or an object pinned or in use); 8 the cache\n"
-	"could not be checked; 2 bad usage.\n";
+	"could not be checked; 2 bad usage.\n" KM_CTL_TIMEOUT_HELP;
 
 /* An object to check, from the scan of the cache. */
 struct km_chk_obj {

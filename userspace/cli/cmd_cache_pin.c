@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cache_ctl.h"
+#include "control_proto.h"
 
 static const char km_cache_pin_usage[] =
 	"usage: kmirror cache pin|unpin|evict DIR PATH...\n"
@@ -22,10 +23,11 @@ static const char km_cache_pin_usage[] =
 	"(DIR/kmirror-pins).  evict refuses pinned files and open ones.\n"
 	"A file's pin follows its source inode: after the file is deleted or\n"
 	"renamed, `kmirror cache pins` shows its pin as gone, and\n"
-	"`unpin DIR --gone` drops every such pin.\n"
+	"`unpin DIR --gone` drops every such pin: only those the source\n"
+	"says are gone, none while it does not answer (then an error).\n"
 	"Root or the daemon's user only.  Prints one line: what was done.\n"
 	"Exit status 1: some PATH was refused (why, on stderr); 2: bad\n"
-	"usage.\n";
+	"usage.\n" KM_CTL_TIMEOUT_HELP;
 
 static const char km_cache_pins_usage[] =
 	"usage: kmirror cache pins DIR\n"
@@ -33,13 +35,22 @@ static const char km_cache_pins_usage[] =
 	"DIR, one a line: \"cached BYTES PATH\", \"absent - PATH\" when the\n"
 	"file has no data in the cache now, or \"gone - PATH\" when PATH no\n"
 	"longer names the file pinned (PATH: as pinned, from the mount's\n"
-	"root).\n";
+	"root).\n" KM_CTL_TIMEOUT_HELP;
 
+/*
+ * A verb, and the batch of files it is sent for: one request
+ * "VERB-many\0PATH\0PATH\0..." of at most KC_CTL_REQ_MAX bytes, each PATH
+ * from the mount's root; @shown: each as found, for messages.
+ */
 struct km_pin_verb {
 	const char	*verb, *done;	/* "pin", "pinned" */
 	int		benign;		/* an errno that is no failure */
 	const char	*benign_said;	/* "already pinned" */
 	unsigned long	benign_n;
+	char		*req;
+	size_t		len, head;	/* bytes; of "VERB-many\0" */
+	char		**shown;
+	size_t		n, cap;
 };
 
 /* "error N why\n..." -> "why" (the reply is cut after it). */
@@ -52,29 +63,85 @@ static const char *km_reply_message(char *reply)
 	return p ? p + 1 : reply;
 }
 
+/* The batch's reply lines, "0" or "ERRNO WHY", one per file. */
+static void km_pin_results(struct km_ctl_walk *w, struct km_pin_verb *v,
+			   const char *p)
+{
+	size_t i, len;
+	long err;
+	char *end;
+
+	for (i = 0; i < v->n; i++, p += len + (p[len] == '\n')) {
+		len = strcspn(p, "\n");
+		err = strtol(p, &end, 10);
+		w->files++;
+		if (!len || (*end != ' ' && end != p + len)) {
+			w->errors++;
+			km_error("%s: no answer from the daemon", v->shown[i]);
+		} else if (!err) {
+			w->done++;
+		} else if (err == v->benign) {
+			v->benign_n++;
+		} else {
+			w->errors++;
+			km_error("%s: %.*s", v->shown[i],
+				 (int)(len - (end + 1 - p)), end + 1);
+		}
+	}
+}
+
+/* Send the batch, count what was done: 0, or the exit status to stop. */
+static int km_pin_flush(struct km_ctl_walk *w, struct km_pin_verb *v)
+{
+	const char *rest;
+	char *reply = NULL;
+	size_t i;
+	int ret = 0;
+
+	if (!v->n)
+		return 0;
+	ret = km_ctl_request_buf(w->dir, v->req, v->len, &reply);
+	if (ret) {
+		ret = km_ctl_refused(w->dir, ret);
+	} else if (km_ctl_status(reply, &rest)) {
+		w->errors += v->n;
+		km_error("%s: %s", w->dir, km_reply_message(reply));
+	} else {
+		km_pin_results(w, v, rest);
+	}
+	free(reply);
+	for (i = 0; i < v->n; i++)
+		free(v->shown[i]);
+	v->n = 0;
+	v->len = v->head;
+	return ret;
+}
+
 static int km_pin_file(struct km_ctl_walk *w, const char *path,
 		       const char *rel, const struct stat *st)
 {
 	struct km_pin_verb *v = w->priv;
-	const char *rest;
-	char *reply = NULL;
+	size_t len = strlen(rel) + 1, cap = v->cap ? 2 * v->cap : 256;
+	char **ns;
 	int ret;
 
 	(void)st;
-	ret = km_ctl_request(w->dir, v->verb, rel, &reply);
-	if (ret)
-		return km_ctl_refused(w->dir, ret);
-	w->files++;
-	ret = km_ctl_status(reply, &rest);
-	if (!ret) {
-		w->done++;
-	} else if (ret == -v->benign) {
-		v->benign_n++;
-	} else {
-		w->errors++;
-		km_error("%s: %s", path, km_reply_message(reply));
+	/* A path (PATH_MAX at most) always fits in an empty batch. */
+	if (v->len + len > KC_CTL_REQ_MAX && (ret = km_pin_flush(w, v)))
+		return ret;
+	if (v->n == v->cap) {
+		ns = realloc(v->shown, cap * sizeof(*ns));
+		if (!ns)
+			return km_fail("out of memory");
+		v->shown = ns;
+		v->cap = cap;
 	}
-	free(reply);
+	v->shown[v->n] = strdup(path);
+	if (!v->shown[v->n])
+		return km_fail("out of memory");
+	v->n++;
+	memcpy(v->req + v->len, rel, len);
+	v->len += len;
 	return 0;
 }
 
@@ -85,7 +152,18 @@ static int km_cache_pin_verb(int argc, char **argv, struct km_pin_verb *v)
 
 	if (ret >= 0)
 		return ret;
+	v->req = malloc(KC_CTL_REQ_MAX);
+	if (!v->req)
+		return km_fail("out of memory");
+	v->head = v->len = snprintf(v->req, KC_CTL_REQ_MAX, "%s-many",
+				    v->verb) + 1;
 	ret = km_ctl_walk(&w, argv + 2, argc - 2);
+	if (!ret)
+		ret = km_pin_flush(&w, v);
+	while (v->n)
+		free(v->shown[--v->n]);
+	free(v->shown);
+	free(v->req);
 	if (ret)
 		return ret;
 	printf("%s %lu file%s", v->done, w.done, w.done == 1 ? "" : "s");

@@ -24,7 +24,8 @@ static const char km_cache_top_usage[] =
 	"the source since it was looked up, and its hit ratio by bytes.\n"
 	"On a terminal the screen is redrawn; otherwise views follow each\n"
 	"other, separated by a blank line.  -n: stop after COUNT views\n"
-	"(default: run until interrupted).  Root or the daemon's user only.\n";
+	"(default: run until interrupted).  Root or the daemon's user only.\n"
+	KM_CTL_TIMEOUT_HELP;
 
 enum { KM_HITS, KM_MISSES, KM_FROM_CACHE, KM_FROM_SOURCE, KM_OBJECTS,
        KM_CACHE_BYTES, KM_NCOUNTERS };

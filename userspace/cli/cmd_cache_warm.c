@@ -25,7 +25,8 @@ static const char km_cache_warm_usage[] =
 	"ETA), else a plain line each second.  Last, on stdout: files and\n"
 	"bytes read, time, and how much the mount served from the source and\n"
 	"from the cache meanwhile (its counters: other readers count too).\n"
-	"Exit status 1: some file could not be read; 2: bad usage.\n";
+	"Exit status 1: some file could not be read; 2: bad usage.\n"
+	KM_CTL_TIMEOUT_HELP;
 
 static const char *const km_warm_counters[] = {
 	"bytes_from_source", "bytes_from_cache",

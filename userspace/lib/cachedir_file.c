@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "kmirror/cachedir.h"
@@ -254,6 +256,21 @@ int kmirror_cachedir_sockaddr(int dirfd, const char *name,
 
 int kmirror_cachedir_connect(int dirfd, const char *name)
 {
+	return kmirror_cachedir_connect_within(dirfd, name, 0);
+}
+
+/* connect() of a Unix socket waits this much for room (SO_SNDTIMEO). */
+static void kcd_connect_bound(int fd, unsigned int ms)
+{
+	struct timeval tv = { ms / 1000, ms % 1000 * 1000 };
+
+	if (ms)
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+int kmirror_cachedir_connect_within(int dirfd, const char *name,
+				    unsigned int ms)
+{
 	struct sockaddr_un sa;
 	struct kcd_at at;
 	socklen_t len;
@@ -269,8 +286,10 @@ int kmirror_cachedir_connect(int dirfd, const char *name)
 	fd = ret ? -1 : socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (!ret && fd < 0)
 		ret = -errno;
+	if (!ret)
+		kcd_connect_bound(fd, ms);
 	if (!ret && connect(fd, (struct sockaddr *)&sa, len))
-		ret = -errno;
+		ret = errno == EAGAIN ? -ETIMEDOUT : -errno;
 	close(pfd);
 	if (ret && fd >= 0)
 		close(fd);

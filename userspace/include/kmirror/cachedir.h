@@ -154,6 +154,12 @@ int kmirror_cachedir_sockaddr(int dirfd, const char *name,
  * descriptor or -errno.
  */
 int kmirror_cachedir_connect(int dirfd, const char *name);
+/*
+ * The same, connect() waiting at most @ms milliseconds (0: as long as it
+ * takes) while the listener's backlog is full: -ETIMEDOUT then.
+ */
+int kmirror_cachedir_connect_within(int dirfd, const char *name,
+				    unsigned int ms);
 
 /*
  * Was @err one of the checks' refusals (something planted or not ours
