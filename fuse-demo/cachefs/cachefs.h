@@ -715,12 +715,18 @@ void kc_sums_remove(struct kc_fs *fs, const struct kc_obj *o);
 int kc_object_crc(struct fscache_cache_resources *cres, off_t lo,
 		  size_t len, uint32_t *crc);
 void kc_verify_failed(struct kc_fs *fs, int fd, uint64_t g);
-/* Bytes of an object a reader holds already: [lo, lo + len) at @buf. */
+/*
+ * Bytes of an object a reader holds already: [lo, lo + len) at @buf, read
+ * when the map's drop count was @drops.
+ */
 struct kc_have {
 	const char	*buf;
 	off_t		lo;
 	size_t		len;
+	uint64_t	drops;
 };
+/* kc_granule_check(): the bytes held may predate a drop; read again. */
+#define KC_CHECK_REREAD	2
 int kc_granule_check(struct kc_icache *ic,
 		     struct fscache_cache_resources *cres, uint64_t g,
 		     int64_t size, const struct kc_have *have);

@@ -139,8 +139,11 @@ static void kc_verify_drop(struct kc_rd *r, uint64_t g, int err)
 				   -(int64_t)(1ull << ic->map.shift));
 }
 
-/* Check granule @g against its sum if not done since the map was loaded
- * (@have: the run's bytes, read); false if it failed (and was dropped). */
+/*
+ * Check granule @g against its sum if not done since the map was loaded
+ * (@have: the run's bytes, read); false if it failed (and was dropped),
+ * or if the bytes read may predate a drop (the next step reads again).
+ */
 static bool kc_verify_granule(struct kc_rd *r, uint64_t g,
 			      const struct kc_have *have)
 {
@@ -148,21 +151,24 @@ static bool kc_verify_granule(struct kc_rd *r, uint64_t g,
 
 	if (!ret)
 		return true;
-	kc_verify_drop(r, g, ret < 0 ? ret : 0);
+	if (ret != KC_CHECK_REREAD)
+		kc_verify_drop(r, g, ret < 0 ? ret : 0);
 	return false;
 }
 
 /*
  * verify=on: check the granules of the present run [pos, rend), whose
- * bytes the read holds already at @dst; where the first that fails
- * begins (rend if none did).  Each is checked once per load of the map:
- * after that the page cache is trusted.
+ * bytes the read holds already at @dst (read when the map's drop count
+ * was @drops); where the first that fails begins (rend if none did).
+ * Each is checked once per load of the map: after that the page cache is
+ * trusted.
  */
-static off_t kc_verify_run(struct kc_rd *r, off_t rend, const char *dst)
+static off_t kc_verify_run(struct kc_rd *r, off_t rend, const char *dst,
+			   uint64_t drops)
 {
 	unsigned int shift = r->ic->map.shift;
 	uint64_t g, last = (uint64_t)(rend - 1) >> shift;
-	struct kc_have have = { dst, r->pos, rend - r->pos };
+	struct kc_have have = { dst, r->pos, rend - r->pos, drops };
 
 	if (!r->fs->cfg.verify)
 		return rend;
@@ -174,12 +180,13 @@ static off_t kc_verify_run(struct kc_rd *r, off_t rend, const char *dst)
 }
 
 /*
- * Serve [pos, rend) from the object, checked before it goes out; from
- * the source if the object cannot give it.  A granule failing its check
- * ends the run: the next step fetches it (or if it could not be made
- * absent, its part is read from the source now, over what was read).
+ * Serve [pos, rend), present when the map's drop count was @drops, from
+ * the object, checked before it goes out; from the source if the object
+ * cannot give it.  A granule failing its check ends the run: the next
+ * step fetches it (or if it could not be made absent, its part is read
+ * from the source now, over what was read).
  */
-static int kc_read_present(struct kc_rd *r, off_t rend)
+static int kc_read_present(struct kc_rd *r, off_t rend, uint64_t drops)
 {
 	char *dst = r->buf + (r->pos - r->off);
 	size_t len = rend - r->pos;
@@ -192,7 +199,7 @@ static int kc_read_present(struct kc_rd *r, off_t rend)
 			kc_read_damaged(r, rend, n < 0 ? n : -ENODATA);
 		goto source;
 	}
-	good = kc_verify_run(r, rend, dst);
+	good = kc_verify_run(r, rend, dst, drops);
 	r->from_cache += good - r->pos;
 	if (good > r->pos || !r->undropped) {
 		r->pos = good;
@@ -578,15 +585,17 @@ static int kc_read_step(struct kc_rd *r)
 	unsigned int shift = ic->map.shift;
 	uint64_t g = r->pos >> shift, last = (r->end - 1) >> shift, run, busy;
 	const struct kc_fill *f = NULL;
+	uint64_t drops;
 	off_t rend;
 	int ret;
 
 	pthread_mutex_lock(&ic->lock);
 	run = kc_map_run(&ic->map, g, last, true);
 	if (run) {
+		drops = ic->map.drops;
 		pthread_mutex_unlock(&ic->lock);
 		rend = (off_t)((g + run) << shift);
-		return kc_read_present(r, rend < r->end ? rend : r->end);
+		return kc_read_present(r, rend < r->end ? rend : r->end, drops);
 	}
 	run = kc_map_run(&ic->map, g, last, false);
 	busy = kc_fill_busy(ic, g, g + run - 1, &f);
@@ -656,7 +665,7 @@ static ssize_t kc_cache_read_only(struct kc_fs *fs, struct kc_icache *ic,
 			   .off = off, .pos = off };
 	unsigned int shift = ic->map.shift;
 	int ret = -EIO;
-	uint64_t g;
+	uint64_t g, drops = 0;
 
 	pthread_rwlock_rdlock(&ic->io);
 	r.size = ic->known.size;
@@ -669,14 +678,16 @@ static ssize_t kc_cache_read_only(struct kc_fs *fs, struct kc_icache *ic,
 		pthread_mutex_lock(&ic->lock);
 		ret = kc_map_run(&ic->map, g, (r.end - 1) >> shift, true) ==
 		      ((uint64_t)(r.end - 1) >> shift) - g + 1 ? 0 : -EIO;
+		drops = ic->map.drops;
 		pthread_mutex_unlock(&ic->lock);
 		if (!ret) {
 			ret = fscache_read(&r.cres, off, buf, r.end - off,
 					   FSCACHE_READ_HOLE_IGNORE) ==
 			      r.end - off ? 0 : -EIO;
 		}
-		/* verify=on: offline too, nothing unchecked is served */
-		if (!ret && kc_verify_run(&r, r.end, buf) != r.end)
+		/* verify=on: offline too, nothing unchecked is served (nor
+		 * what a drop meanwhile may have made stale) */
+		if (!ret && kc_verify_run(&r, r.end, buf, drops) != r.end)
 			ret = -EIO;
 		fscache_end_operation(&r.cres);
 	}

@@ -165,19 +165,40 @@ static bool kc_granule_check_begin(struct kc_icache *ic, uint64_t g)
 	return true;
 }
 
+/* The check of granule @g is over: its waiters look again (ic->lock
+ * held). */
+static void kc_granule_check_end(struct kc_icache *ic, uint64_t g)
+{
+	kc_map_set_checking(&ic->map, g, false);
+	pthread_cond_broadcast(&ic->fill_done);
+}
+
+/* The bytes @have (or none) were read before a granule was dropped:
+ * they may be what a check found rotten (ic->lock held). */
+static bool kc_have_stale(struct kc_icache *ic, const struct kc_have *have)
+{
+	return have && have->drops != ic->map.drops;
+}
+
 /*
  * verify=on: check the present granule @g of @ic (the file @size long)
  * against its sum, unless done since the map was loaded.  0 if it
- * matches or needs no check, 1 if it does not, or a negative errno of
- * the object.  @have (or NULL): bytes of the object the caller read
- * already, to be served once checked; the check sums them where they lie
- * and reads only the rest of the granule (a first pass over a warm file
- * then reads each byte 1.5 times rather than twice, with the kernel's
- * 128 KiB requests and 256 KiB granules), and what is served is exactly
- * what was checked.  A granule is checked by one reader at a time:
- * readers of the same granule (the kernel splits a 1 MiB read into
- * requests smaller than a granule, served side by side) wait for its
- * verdict instead of reading and summing it again.
+ * matches or needs no check, 1 if it does not, KC_CHECK_REREAD if the
+ * bytes @have may be stale, or a negative errno of the object.
+ *
+ * @have (or NULL): bytes of the object the caller read already, to be
+ * served once checked; the check sums them where they lie and reads only
+ * the rest of the granule (a first pass over a warm file then reads each
+ * byte 1.5 times rather than twice, with the kernel's 128 KiB requests
+ * and 256 KiB granules), and what is served is exactly what was checked.
+ * If any granule of the map was dropped since they were read (another
+ * reader's check found it rotten, and it may have been fetched and
+ * stored again since), they are not vouched for: the caller reads again.
+ *
+ * A granule is checked by one reader at a time: readers of the same
+ * granule (the kernel splits a 1 MiB read into requests smaller than a
+ * granule, served side by side) wait for its verdict instead of reading
+ * and summing it again.
  */
 int kc_granule_check(struct kc_icache *ic,
 		     struct fscache_cache_resources *cres, uint64_t g,
@@ -191,6 +212,12 @@ int kc_granule_check(struct kc_icache *ic,
 	pthread_mutex_lock(&ic->lock);
 	check = kc_granule_check_begin(ic, g);
 	want = kc_map_sum(&ic->map, g);
+	if (kc_have_stale(ic, have)) {
+		if (check)
+			kc_granule_check_end(ic, g);
+		pthread_mutex_unlock(&ic->lock);
+		return KC_CHECK_REREAD;
+	}
 	pthread_mutex_unlock(&ic->lock);
 	if (!check)
 		return 0;
@@ -200,10 +227,12 @@ int kc_granule_check(struct kc_icache *ic,
 	if (!ret && crc != want)
 		ret = 1;
 	pthread_mutex_lock(&ic->lock);
-	kc_map_set_checking(&ic->map, g, false);
-	if (!ret && kc_map_test(&ic->map, g) && kc_map_sum(&ic->map, g) == want)
+	kc_granule_check_end(ic, g);
+	if (!ret && kc_have_stale(ic, have))
+		ret = KC_CHECK_REREAD;
+	else if (!ret && kc_map_test(&ic->map, g) &&
+		 kc_map_sum(&ic->map, g) == want)
 		ret = kc_map_sum_set(&ic->map, g, want);
-	pthread_cond_broadcast(&ic->fill_done);
 	pthread_mutex_unlock(&ic->lock);
 	return ret;
 }

@@ -68,6 +68,7 @@ void kc_map_init(struct kc_map *m, unsigned int shift)
 /* Forget every bit and the object they described (nothing on disk). */
 void kc_map_reset(struct kc_map *m)
 {
+	uint64_t drops = m->drops + 1;
 	size_t i;
 
 	for (i = 0; i < m->n; i++)
@@ -75,6 +76,7 @@ void kc_map_reset(struct kc_map *m)
 	free(m->chunk);
 	kc_map_sums_free(m);
 	kc_map_init(m, m->shift);
+	m->drops = drops;	/* a reset drops every granule */
 }
 
 void kc_map_destroy(struct kc_map *m)
@@ -193,6 +195,7 @@ int kc_map_set(struct kc_map *m, uint64_t g, bool on)
 	} else {
 		c->nset--;
 		m->nset--;
+		m->drops++;
 	}
 	c->dirty = true;
 	m->dirty = true;

@@ -49,6 +49,9 @@ struct kc_map {
 	uint8_t		*checking;	/* bit per granule: a reader is
 					 * checking it (sums.c) */
 	uint64_t	nsum;		/* granules sum[] holds, 8 * k */
+	uint64_t	drops;		/* granules made absent, ever: bytes
+					 * read from the object before a
+					 * drop are not served (sums.c) */
 };
 
 /* Where an object's sums live (sums.c); an empty name: nowhere. */
