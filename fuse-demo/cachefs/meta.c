@@ -677,7 +677,7 @@ static void kc_mdir_write(struct kc_fs *fs, struct kc_mdir *d)
 	}
 	buf = kc_mdir_format(d, fs->volume_key, fs->source_dev, &len);
 	/* Not fsync'ed: a store lost in a crash is only asked again. */
-	if (buf && !kmirror_cachedir_write(m->dirfd, name, buf, len, 0)) {
+	if (buf && !kmirror_cachedir_write(m->dirfd, name, NULL, buf, len, 0)) {
 		d->stored = true;
 		d->dirty = false;
 	}			/* else: tried again next time */

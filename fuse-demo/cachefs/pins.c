@@ -182,8 +182,8 @@ char *kc_pins_format(const struct kc_pins *s, size_t *len)
 /* Write @len bytes of @buf as DIR/kmirror-pins, atomically and durably. */
 static int kc_pins_write(struct kc_fs *fs, const char *buf, size_t len)
 {
-	return kmirror_cachedir_write(fs->cache_fd, KC_PINS_FILE, buf, len,
-				      KMIRROR_CACHEDIR_SYNC);
+	return kmirror_cachedir_write(fs->cache_fd, KC_PINS_FILE, NULL, buf,
+				      len, KMIRROR_CACHEDIR_SYNC);
 }
 
 /*

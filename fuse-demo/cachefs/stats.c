@@ -265,23 +265,6 @@ static void kc_stats_spare(struct kc_fs *fs, const char *text, size_t len)
 	kc_put_file(fs, KC_STATS_TMP, O_CREAT | O_EXCL, text, len);
 }
 
-/* The new statistics as kmirror-stats.new, renamed over kmirror-stats. */
-static int kc_stats_replace(struct kc_fs *fs, const char *text, size_t len)
-{
-	struct kmirror_cachedir_temp t;
-	int ret = kmirror_cachedir_temp(&t, fs->cache_fd, KC_STATS_FILE,
-					KC_STATS_NEW_SUFFIX);
-
-	if (ret < 0)
-		return ret;
-	ret = kc_put_text(t.fd, text, len);
-	if (ret) {
-		kmirror_cachedir_abort(&t);
-		return ret;
-	}
-	return kmirror_cachedir_commit(&t, 0);
-}
-
 /*
  * Write the statistics file now, atomically for readers: the text goes into
  * a new kmirror-stats.new, renamed over kmirror-stats.  On a full cache
@@ -299,7 +282,8 @@ int kc_stats_write(struct kc_fs *fs, bool mounted)
 	if (!text)
 		return -ENOMEM;
 	kc_stats_spare(fs, text, len);
-	ret = kc_stats_replace(fs, text, len);
+	ret = kmirror_cachedir_write(fs->cache_fd, KC_STATS_FILE,
+				     KC_STATS_NEW_SUFFIX, text, len, 0);
 	if (ret == -ENOSPC || ret == -EDQUOT) {
 		int dfd = fs->cache_fd;
 

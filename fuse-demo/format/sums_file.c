@@ -248,7 +248,7 @@ int kc_sums_write(const struct kc_sidecar *sc, void *buf, size_t len)
 	uint32_t crc = kc_crc32c(0, buf, len - sizeof(crc));
 
 	memcpy((char *)buf + len - sizeof(crc), &crc, sizeof(crc));
-	return kmirror_cachedir_write(sc->dirfd, sc->name, buf, len,
+	return kmirror_cachedir_write(sc->dirfd, sc->name, NULL, buf, len,
 				      KMIRROR_CACHEDIR_SYNC);
 }
 

@@ -224,7 +224,7 @@ static void test_owner(void **state)
 	assert_int_equal(fstat(fd, &st), 0);
 	assert_int_equal(st.st_uid, 65534);
 	close(fd);
-	assert_int_equal(kmirror_cachedir_write(e->dfd, "x", "y", 1, 0), 0);
+	assert_int_equal(kmirror_cachedir_write(e->dfd, "x", NULL, "y", 1, 0), 0);
 	assert_int_equal(kmirror_cachedir_stat(e->dfd, "x", &st), 0);
 	assert_int_equal(st.st_uid, 65534);
 	fd = kmirror_cachedir_open(e->dfd, "a", O_RDONLY);

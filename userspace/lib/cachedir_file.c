@@ -166,11 +166,11 @@ static int kcd_write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-int kmirror_cachedir_write(int dirfd, const char *name, const void *buf,
-			   size_t len, unsigned int flags)
+int kmirror_cachedir_write(int dirfd, const char *name, const char *suffix,
+			   const void *buf, size_t len, unsigned int flags)
 {
 	struct kmirror_cachedir_temp t;
-	int ret = kmirror_cachedir_temp(&t, dirfd, name, NULL);
+	int ret = kmirror_cachedir_temp(&t, dirfd, name, suffix);
 
 	if (ret < 0)
 		return ret;

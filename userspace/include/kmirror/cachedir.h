@@ -127,9 +127,12 @@ int kmirror_cachedir_commit(struct kmirror_cachedir_temp *t,
 /* Close and remove the temporary file. */
 void kmirror_cachedir_abort(struct kmirror_cachedir_temp *t);
 
-/* Replace @name of @dirfd with @len bytes of @buf: temp, write, commit. */
-int kmirror_cachedir_write(int dirfd, const char *name, const void *buf,
-			   size_t len, unsigned int flags);
+/*
+ * Replace @name of @dirfd with @len bytes of @buf: temp (named
+ * @name@suffix, @suffix NULL: ".tmp"), write, commit.
+ */
+int kmirror_cachedir_write(int dirfd, const char *name, const char *suffix,
+			   const void *buf, size_t len, unsigned int flags);
 
 /*
  * Read the regular file @path beneath @dirfd whole, if it has at most
