@@ -10,11 +10,30 @@
 #   clang TSan build: the thread stress
 # Build dirs go under $KMIRROR_BUILD (default: build-test/).  The last line
 # is the total: "kmirror: N passed, N failed, N skipped".
+#
+# run-tests.sh --quick: a developer's inner loop instead, the gcc -Werror
+# build and meson's 'quick' setup (the suites that neither mount, boot a
+# kernel nor start a cluster), in $KMIRROR_BUILD/quick, kept between runs.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${KMIRROR_BUILD:-$top/build-test}
 cd "$top"
 "$top/tests/tools/deps.sh"
+
+if [ "${1:-}" = --quick ]; then
+	t0=$(date +%s)
+	[ -f "$out/quick/build.ninja" ] ||
+		CC=gcc meson setup "$out/quick" -Dwerror=true -Dkernel=disabled
+	ninja -C "$out/quick"
+	rc=0
+	meson test -C "$out/quick" --setup=quick --print-errorlogs \
+		--num-processes 2 || rc=$?
+	echo "=== quick: $(($(date +%s) - t0)) s"
+	exit $rc
+elif [ $# -gt 0 ]; then
+	echo "usage: run-tests.sh [--quick]" >&2
+	exit 2
+fi
 
 passed=0 failed=0 skipped=0 status=0
 t_start=$(date +%s) t_stage=$t_start
