@@ -35,7 +35,7 @@ elif [ $# -gt 0 ]; then
 	exit 2
 fi
 
-passed=0 failed=0 skipped=0 status=0
+passed=0 failed=0 skipped=0 status=0 configured=
 t_start=$(date +%s) t_stage=$t_start
 
 # A timing line when a stage ends: its seconds and the total so far.
@@ -67,11 +67,19 @@ run() {
 	setup=
 	while [ "$1" != -- ]; do setup="$setup $1"; shift; done
 	shift
-	echo "=== $name: meson setup$setup"
-	# shellcheck disable=SC2086
-	meson setup --wipe "$out/$name" $setup -Dwerror=true >"$out/$name.setup.log" 2>&1 ||
-		meson setup "$out/$name" $setup -Dwerror=true >"$out/$name.setup.log" 2>&1 || {
-		cat "$out/$name.setup.log"; exit 1; }
+	# A build dir is set up afresh once a run (a second stage on it, as
+	# gcc's valgrind stage, reuses the build).
+	case " $configured " in
+	*" $name "*) ;;
+	*)
+		echo "=== $name: meson setup$setup"
+		# shellcheck disable=SC2086
+		meson setup --wipe "$out/$name" $setup -Dwerror=true >"$out/$name.setup.log" 2>&1 ||
+			meson setup "$out/$name" $setup -Dwerror=true >"$out/$name.setup.log" 2>&1 || {
+			cat "$out/$name.setup.log"; exit 1; }
+		configured="$configured $name"
+		;;
+	esac
 	ninja -C "$out/$name"
 	meson test -C "$out/$name" --print-errorlogs "$@" || status=1
 	tally "$out/$name" "$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/\1/p')"
