@@ -294,7 +294,7 @@ struct kc_stats {
 	atomic_ullong	offline_served, offline_refused;
 	atomic_ullong	verify_failures, sums_missing;
 	atomic_ullong	meta_hits, meta_misses, negative_hits;
-	atomic_ullong	source_meta_calls;
+	atomic_ullong	source_meta_calls, source_reads;
 	atomic_uint	generation;	/* bumped by every change */
 };
 

@@ -44,6 +44,7 @@ ssize_t kc_source_pread(struct kc_fs *fs, int fd, void *buf, size_t len,
 	size_t done = 0;
 	ssize_t n;
 
+	kc_count(fs, source_reads, 1);
 	kc_sleep_us(fs->cfg.source_delay_us);
 	while (done < len) {
 		n = kc_src_pread(fs, fd, (char *)buf + done, len - done,
@@ -699,6 +700,23 @@ static ssize_t kc_cache_read_only(struct kc_fs *fs, struct kc_icache *ic,
 }
 
 /*
+ * Does a read ending at @end, of a file known @size long, reach past the
+ * page that holds its last byte?  Then the kernel may know a larger size
+ * than the cache (the file grown meanwhile): the rest is asked of the
+ * source.  Within that page it is only the kernel's rounding of its last
+ * request to whole pages, no sign of growth (every size the kernel knows
+ * came through us: kc_cache_check_stat(), writes), and no source is
+ * asked, which on a network source would be a round trip on every warm
+ * read of most files.
+ */
+static bool kc_past_known_page(int64_t size, off_t end)
+{
+	int64_t page = sysconf(_SC_PAGESIZE);
+
+	return end > (size + page - 1) / page * page;
+}
+
+/*
  * Read @size bytes at @off of @in through the cache into @buf, @fd being
  * an open descriptor of the source file (-1: opened offline).  Bytes
  * read, or a negative errno of the source.
@@ -739,7 +757,7 @@ ssize_t kc_cache_read(struct kc_fs *fs, struct kc_inode *in, int fd,
 		return kc_cache_read(fs, in, fd, buf, size, off);
 	if (ret < 0)
 		return ret;
-	if (!r.eof && r.end < off + (off_t)size) {	/* grown meanwhile? */
+	if (!r.eof && kc_past_known_page(r.size, off + (off_t)size)) {
 		n = kc_source_pread(fs, fd, buf + (r.end - off),
 				    off + size - r.end, r.end);
 		if (n > 0) {

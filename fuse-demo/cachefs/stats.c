@@ -66,6 +66,7 @@
  *   source_meta_calls  metadata calls made on the source: lookups,
  *                      stats, opens, directory reads, readlink, statfs,
  *                      extended attributes (not data reads)
+ *   source_reads       data reads made on the source
  *   objects            data objects in the cache (all volumes)
  *   cache_bytes        their size on disk, in bytes
  */
@@ -165,10 +166,11 @@ static void kc_stats_print(struct kc_fs *fs, FILE *f, bool mounted)
 		kc_get(&s->offline_refused));
 	fprintf(f, "meta_timeout: %" PRIu64 "\nnegative_timeout: %" PRIu64
 		"\nmeta_hits: %llu\nmeta_misses: %llu\nnegative_hits: %llu\n"
-		"source_meta_calls: %llu\n", fs->cfg.meta_timeout,
-		fs->cfg.negative_timeout, kc_get(&s->meta_hits),
-		kc_get(&s->meta_misses), kc_get(&s->negative_hits),
-		kc_get(&s->source_meta_calls));
+		"source_meta_calls: %llu\nsource_reads: %llu\n",
+		fs->cfg.meta_timeout, fs->cfg.negative_timeout,
+		kc_get(&s->meta_hits), kc_get(&s->meta_misses),
+		kc_get(&s->negative_hits), kc_get(&s->source_meta_calls),
+		kc_get(&s->source_reads));
 	fprintf(f, "objects: %" PRIu64 "\ncache_bytes: %" PRIu64 "\n"
 		"index: %s\n", objects, bytes, kc_index_state(fs));
 }
