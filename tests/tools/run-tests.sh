@@ -5,8 +5,8 @@
 #         then the kernels in QEMU (suite qemu: builds Linux 6.1 stock and
 #         patched, GCC and LLVM, through ccache), then suite ceph (a
 #         single-node Ceph cluster, kmirror-cachefs over ceph-fuse)
-#   clang -Werror build: the fuzz targets, each for a bounded time
-#   clang ASan+UBSan build (-Werror): all suites
+#   clang ASan+UBSan build (-Werror): all suites, the fuzz targets each
+#         for a bounded time
 #   clang TSan build: the thread stress
 # Build dirs go under $KMIRROR_BUILD (default: build-test/).  The last line
 # is the total: "kmirror: N passed, N failed, N skipped".
@@ -100,10 +100,11 @@ meson test -C "$out/gcc" --suite ceph --print-errorlogs || status=1
 tally "$out/gcc"
 stage_done "gcc: a real CephFS"
 export CC=clang
-# Only the fuzz targets here: every other suite runs under clang in the
-# ASan build next (also -Werror), where it finds more.
-run clang -Dfuzz=true -Dkernel=disabled -- --num-processes 2 --suite fuzz
-run asan -Db_sanitize=address,undefined -Db_lundef=false -Dkernel=disabled -- --num-processes 2
+# Clang's -Werror build is the ASan+UBSan one: every suite, and the fuzz
+# targets (libFuzzer, each for a bounded time) in the same build, which
+# their own sanitizers share.
+run asan -Db_sanitize=address,undefined -Db_lundef=false -Dkernel=disabled \
+	-Dfuzz=true -- --num-processes 2
 # The thread stress, and the mounts whose daemon threads race (suite
 # 'race': fsx on a shared file, fill behind the read), under
 # ThreadSanitizer (helgrind cannot follow C11 atomics or liburcu; see
