@@ -272,6 +272,9 @@ struct kc_itable {
 /* Descriptors: a lookup or open out of them waits this much for more. */
 #define KC_FD_TRIES		250
 #define KC_FD_WAIT_US		20000
+/* ... and after this many tries gives back one of the reserve's. */
+#define KC_FD_RESERVE_AFTER	3
+#define KC_FD_RESERVE		4	/* descriptors kept spare (inode.c) */
 #define KC_FD_FIXED		32	/* the session, cache dirs, lock ... */
 #define KC_FD_MAX		(1u << 24)	/* budgets beyond: no matter */
 
@@ -382,6 +385,7 @@ struct kc_fs {
 	uint64_t		attr_timeout_ns;
 	size_t			inode_budget;	/* inodes (descriptors) kept */
 	size_t			object_budget;	/* unused objects left open */
+	atomic_int		fd_reserve[KC_FD_RESERVE]; /* fd + 1, 0: none */
 	pthread_mutex_t		handles_lock;
 	struct kc_handle	handles;	/* list head */
 	struct kc_behind	behind;
@@ -540,6 +544,8 @@ struct kc_fd_waiter {
 bool kc_fd_wait(struct kc_fd_waiter *w);
 /* After the last try (errno untouched). */
 void kc_fd_wait_end(struct kc_fd_waiter *w);
+void kc_fd_reserve_fill(struct kc_fs *fs);
+void kc_fd_reserve_close(struct kc_fs *fs);
 bool kc_itable_full(struct kc_fs *fs);
 int kc_itable_each_cached(struct kc_fs *fs,
 			  void (*fn)(struct kc_fs *fs, struct kc_inode *in));

@@ -442,10 +442,60 @@ int kc_inode_check_name(struct kc_fs *fs, struct kc_inode *in)
 }
 
 /*
+ * The reserve: KC_FD_RESERVE descriptors (of /dev/null) held spare, for a
+ * request that eviction cannot help.  Evicting a name takes its
+ * directory's lock in the kernel, and the notifier sends one notice at a
+ * time: a notice for a directory whose lock a request holds while it
+ * waits for descriptors blocks every notice behind it until that request
+ * gives up (kc_notice_blocked() can only see waiters that began before
+ * it looked).  Such a request takes a reserve descriptor and goes on; the
+ * housekeeper fills the reserve again once eviction has caught up.
+ */
+void kc_fd_reserve_fill(struct kc_fs *fs)
+{
+	int i, fd, none;
+
+	for (i = 0; i < KC_FD_RESERVE; i++) {
+		if (atomic_load(&fs->fd_reserve[i]))
+			continue;
+		fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return;
+		none = 0;
+		if (!atomic_compare_exchange_strong(&fs->fd_reserve[i], &none,
+						    fd + 1))
+			close(fd);
+	}
+}
+
+/* Give one reserve descriptor back to the process; false if none left. */
+static bool kc_fd_reserve_take(struct kc_fs *fs)
+{
+	int i, fd;
+
+	for (i = 0; i < KC_FD_RESERVE; i++) {
+		fd = atomic_exchange(&fs->fd_reserve[i], 0) - 1;
+		if (fd >= 0) {
+			close(fd);
+			return true;
+		}
+	}
+	return false;
+}
+
+void kc_fd_reserve_close(struct kc_fs *fs)
+{
+	while (kc_fd_reserve_take(fs))
+		;
+}
+
+/*
  * Out of descriptors (errno EMFILE or ENFILE)?  Have the housekeeper
- * evict, wait a little and say to try again, up to KC_FD_TRIES times.
- * From the first wait on, names in the directory the kernel holds locked
- * for this request are not evicted (kc_evict_pick(), the notifier).
+ * evict, wait a little and say to try again, up to KC_FD_TRIES times;
+ * from the KC_FD_RESERVE_AFTER'th try on, first with a descriptor of the
+ * reserve given back, if one is left.  From the first wait on, names in
+ * the directory the kernel holds locked for this request are not evicted
+ * (kc_evict_pick(), the notifier).
  */
 bool kc_fd_wait(struct kc_fd_waiter *w)
 {
@@ -454,6 +504,8 @@ bool kc_fd_wait(struct kc_fd_waiter *w)
 	if (!w->tries++ && w->locked)
 		atomic_fetch_add(&w->locked->fd_waiters, 1);
 	kc_cull_kick(w->fs);
+	if (w->tries >= KC_FD_RESERVE_AFTER && kc_fd_reserve_take(w->fs))
+		return true;
 	usleep(KC_FD_WAIT_US);
 	return true;
 }

@@ -375,6 +375,7 @@ static int kc_open_cache(struct kc_fs *fs)
 static void kc_chores(struct kc_fs *fs)
 {
 	kc_itable_evict(fs);
+	kc_fd_reserve_fill(fs);
 	kc_offline_tick(fs);
 	kc_meta_flush(fs);
 	kc_stats_write_if_changed(fs);
@@ -513,6 +514,7 @@ static void kc_teardown(struct kc_fs *fs, bool mounted)
 		close(fs->cache_fd);
 	if (fs->root.fd >= 0)
 		close(fs->root.fd);
+	kc_fd_reserve_close(fs);
 }
 
 /*
