@@ -442,14 +442,15 @@ int kc_inode_check_name(struct kc_fs *fs, struct kc_inode *in)
 }
 
 /*
- * The reserve: KC_FD_RESERVE descriptors (of /dev/null) held spare, for a
- * request that eviction cannot help.  Evicting a name takes its
- * directory's lock in the kernel, and the notifier sends one notice at a
- * time: a notice for a directory whose lock a request holds while it
- * waits for descriptors blocks every notice behind it until that request
- * gives up (kc_notice_blocked() can only see waiters that began before
- * it looked).  Such a request takes a reserve descriptor and goes on; the
- * housekeeper fills the reserve again once eviction has caught up.
+ * The reserve: KC_FD_RESERVE descriptors (copies of the cache dir's,
+ * nothing opened anew) held spare, for a request that eviction cannot
+ * help.  Evicting a name takes its directory's lock in the kernel, and
+ * the notifier sends one notice at a time: a notice for a directory
+ * whose lock a request holds while it waits for descriptors blocks every
+ * notice behind it until that request gives up (kc_notice_blocked() can
+ * only see waiters that began before it looked).  Such a request takes
+ * a reserve descriptor and goes on; the housekeeper fills the reserve
+ * again once eviction has caught up.
  */
 void kc_fd_reserve_fill(struct kc_fs *fs)
 {
@@ -458,7 +459,7 @@ void kc_fd_reserve_fill(struct kc_fs *fs)
 	for (i = 0; i < KC_FD_RESERVE; i++) {
 		if (atomic_load(&fs->fd_reserve[i]))
 			continue;
-		fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		fd = fcntl(fs->cache_fd, F_DUPFD_CLOEXEC, 0);
 		if (fd < 0)
 			return;
 		none = 0;
