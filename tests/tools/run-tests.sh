@@ -35,7 +35,7 @@ elif [ $# -gt 0 ]; then
 	exit 2
 fi
 
-passed=0 failed=0 skipped=0 status=0 configured=
+passed=0 failed=0 skipped=0 status=0 configured='' failures=''
 t_start=$(date +%s) t_stage=$t_start
 
 # A timing line when a stage ends: its seconds and the total so far.
@@ -45,19 +45,36 @@ stage_done() {
 	t_stage=$now
 }
 
-# Add up one meson test run's results from its JSON log.
+# Add up one meson test run's results from its JSON log, and name the
+# tests that failed (the last lines of the run list them again, so a log
+# cut to its tail still says what broke).
 tally() {
-	set -- $(python3 - "$1/meson-logs/testlog${2:+-$2}.json" <<'PY'
+	# shellcheck disable=SC2046 # one word per count and failed test
+	set -- $(python3 - "$1/meson-logs/testlog${2:+-$2}.json" \
+		"$out/failed.log" <<'PY'
 import json, sys
 c = {'OK': 0, 'FAIL': 0, 'SKIP': 0}
+bad = []
 for line in open(sys.argv[1]):
-    r = json.loads(line)['result']
+    t = json.loads(line)
+    r = t['result']
     k = 'OK' if r in ('OK', 'EXPECTEDFAIL') else 'SKIP' if r == 'SKIP' else 'FAIL'
     c[k] += 1
-print(c['OK'], c['FAIL'], c['SKIP'])
+    if k == 'FAIL':
+        bad.append(t['name'].replace(' ', '') + '(' + r + ')')
+        tail = (t.get('stdout') or '').splitlines()[-30:]
+        with open(sys.argv[2], 'a') as f:
+            f.write('--- %s (%s), its last lines:\n' % (t['name'], r))
+            f.write(''.join(l + '\n' for l in tail))
+print(c['OK'], c['FAIL'], c['SKIP'], *bad)
 PY
 )
 	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
+	shift 3
+	for t in "$@"; do
+		failures="$failures
+  $stage_name: $t"
+	done
 }
 
 # run NAME SETUP-ARGS... -- TEST-ARGS...
@@ -82,20 +99,24 @@ run() {
 	esac
 	ninja -C "$out/$name"
 	meson test -C "$out/$name" --print-errorlogs "$@" || status=1
+	stage_name="$name$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/ (\1)/p')"
 	tally "$out/$name" "$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/\1/p')"
 	stage_done "$name$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/ (\1)/p')"
 }
 
 mkdir -p "$out"
+rm -f "$out/failed.log"
 export CC=gcc
 run gcc -- --num-processes 2
 run gcc -- --setup=valgrind --num-processes 2
 echo "=== gcc: the kernels in QEMU"
+stage_name="gcc (qemu)"
 meson test -C "$out/gcc" --suite qemu --print-errorlogs --num-processes 2 ||
 	status=1
 tally "$out/gcc"
 stage_done "gcc: the kernels in QEMU"
 echo "=== gcc: a real CephFS"
+stage_name="gcc (ceph)"
 meson test -C "$out/gcc" --suite ceph --print-errorlogs || status=1
 tally "$out/gcc"
 stage_done "gcc: a real CephFS"
@@ -112,5 +133,9 @@ run asan -Db_sanitize=address,undefined -Db_lundef=false -Dkernel=disabled \
 run tsan -Db_sanitize=thread -Db_lundef=false -Dkernel=disabled -- \
 	--suite stress --suite race --num-processes 2
 
+if [ -n "$failures" ]; then
+	cat "$out/failed.log"
+	echo "kmirror: failed:$failures"
+fi
 echo "kmirror: $passed passed, $failed failed, $skipped skipped"
 exit $status
