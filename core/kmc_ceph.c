@@ -91,7 +91,7 @@ const char *kmc_ceph_reason(enum kmc_ceph_code code)
 {
 	return kmc_ceph_text(code)->reason;
 }
-EXPORT_SYMBOL_IF_KUNIT(kmc_ceph_reason);
+EXPORT_SYMBOL(kmc_ceph_reason);
 
 const char *kmc_ceph_code_name(enum kmc_ceph_code code)
 {

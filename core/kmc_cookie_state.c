@@ -91,7 +91,7 @@ char kmc_cookie_state_char(int state)
 {
 	return kmc_state_ok(state) ? KMC_COOKIE_STATE_CHARS[state] : '?';
 }
-EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_state_char);
+EXPORT_SYMBOL(kmc_cookie_state_char);
 
 const char *kmc_cookie_state_name(int state)
 {
@@ -103,7 +103,7 @@ const char *kmc_cookie_event_name(int event)
 {
 	return kmc_event_ok(event) ? kmc_cookie_event_names[event] : "?";
 }
-EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_event_name);
+EXPORT_SYMBOL(kmc_cookie_event_name);
 
 /* Index of the name equal to @len bytes of @name, or -EINVAL. */
 static int kmc_name_lookup(const char *const *names, int nr,
