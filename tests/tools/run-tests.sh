@@ -101,7 +101,7 @@ run() {
 	meson test -C "$out/$name" --print-errorlogs "$@" || status=1
 	stage_name="$name$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/ (\1)/p')"
 	tally "$out/$name" "$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/\1/p')"
-	stage_done "$name$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/ (\1)/p')"
+	stage_done "$stage_name"
 }
 
 mkdir -p "$out"
