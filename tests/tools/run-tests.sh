@@ -35,7 +35,7 @@ elif [ $# -gt 0 ]; then
 	exit 2
 fi
 
-passed=0 failed=0 skipped=0 status=0 configured='' failures=''
+passed=0 failed=0 skipped=0 status=0 configured=''
 t_start=$(date +%s) t_stage=$t_start
 
 # A timing line when a stage ends: its seconds and the total so far.
@@ -45,36 +45,32 @@ stage_done() {
 	t_stage=$now
 }
 
-# Add up one meson test run's results from its JSON log, and name the
-# tests that failed (the last lines of the run list them again, so a log
-# cut to its tail still says what broke).
+# tally STAGE BUILD-DIR [SETUP]: add up one meson test run's results from
+# its JSON log; each failed test goes into $out/failed.log under a
+# "--- FAILED STAGE: TEST (RESULT)" line with the end of its output, which
+# the run prints again at its end, so a log cut to its tail still says
+# what broke.
 tally() {
-	# shellcheck disable=SC2046 # one word per count and failed test
-	set -- $(python3 - "$1/meson-logs/testlog${2:+-$2}.json" \
-		"$out/failed.log" <<'PY'
+	# shellcheck disable=SC2046 # three counts
+	set -- $(python3 - "$2/meson-logs/testlog${3:+-$3}.json" \
+		"$out/failed.log" "$1" <<'PY'
 import json, sys
 c = {'OK': 0, 'FAIL': 0, 'SKIP': 0}
-bad = []
 for line in open(sys.argv[1]):
     t = json.loads(line)
     r = t['result']
     k = 'OK' if r in ('OK', 'EXPECTEDFAIL') else 'SKIP' if r == 'SKIP' else 'FAIL'
     c[k] += 1
     if k == 'FAIL':
-        bad.append(t['name'].replace(' ', '') + '(' + r + ')')
         tail = (t.get('stdout') or '').splitlines()[-30:]
         with open(sys.argv[2], 'a') as f:
-            f.write('--- %s (%s), its last lines:\n' % (t['name'], r))
+            f.write('--- FAILED %s: %s (%s), its last lines:\n'
+                    % (sys.argv[3], t['name'], r))
             f.write(''.join(l + '\n' for l in tail))
-print(c['OK'], c['FAIL'], c['SKIP'], *bad)
+print(c['OK'], c['FAIL'], c['SKIP'])
 PY
 )
 	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
-	shift 3
-	for t in "$@"; do
-		failures="$failures
-  $stage_name: $t"
-	done
 }
 
 # run NAME SETUP-ARGS... -- TEST-ARGS...
@@ -99,9 +95,10 @@ run() {
 	esac
 	ninja -C "$out/$name"
 	meson test -C "$out/$name" --print-errorlogs "$@" || status=1
-	stage_name="$name$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/ (\1)/p')"
-	tally "$out/$name" "$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/\1/p')"
-	stage_done "$stage_name"
+	test_setup=$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/\1/p')
+	stage="$name${test_setup:+ ($test_setup)}"
+	tally "$stage" "$out/$name" "$test_setup"
+	stage_done "$stage"
 }
 
 mkdir -p "$out"
@@ -110,15 +107,13 @@ export CC=gcc
 run gcc -- --num-processes 2
 run gcc -- --setup=valgrind --num-processes 2
 echo "=== gcc: the kernels in QEMU"
-stage_name="gcc (qemu)"
 meson test -C "$out/gcc" --suite qemu --print-errorlogs --num-processes 2 ||
 	status=1
-tally "$out/gcc"
+tally "gcc: the kernels in QEMU" "$out/gcc"
 stage_done "gcc: the kernels in QEMU"
 echo "=== gcc: a real CephFS"
-stage_name="gcc (ceph)"
 meson test -C "$out/gcc" --suite ceph --print-errorlogs || status=1
-tally "$out/gcc"
+tally "gcc: a real CephFS" "$out/gcc"
 stage_done "gcc: a real CephFS"
 export CC=clang
 # Clang's -Werror build is the ASan+UBSan one: every suite, and the fuzz
@@ -133,9 +128,9 @@ run asan -Db_sanitize=address,undefined -Db_lundef=false -Dkernel=disabled \
 run tsan -Db_sanitize=thread -Db_lundef=false -Dkernel=disabled -- \
 	--suite stress --suite race --num-processes 2
 
-if [ -n "$failures" ]; then
+if [ -f "$out/failed.log" ]; then
 	cat "$out/failed.log"
-	echo "kmirror: failed:$failures"
+	grep '^--- FAILED ' "$out/failed.log" | sed 's/^--- /kmirror: /; s/, its last lines:$//'
 fi
 echo "kmirror: $passed passed, $failed failed, $skipped skipped"
 exit $status
