@@ -67,6 +67,8 @@ fi
 
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/kstore.sh"
+kstore_open "$out"
 top=$(cd "$here/../.." && pwd)
 
 "$here/format-series.sh" "$out" >"$out/format-series.log"
@@ -74,7 +76,9 @@ stock=$("$here/ktree.sh" "$out" stock)
 tree=$out/steps/linux
 rm -rf "$out/steps"
 mkdir -p "$out/steps"
-cp -al "$stock" "$tree"
+# Hard links where the store shares a filesystem with OUT, else a copy.
+cp -al "$stock" "$tree" 2>/dev/null ||
+	{ rm -rf "$tree"; cp -a "$stock" "$tree"; }
 git_() {
 	git -C "$tree" -c user.name=kmirror -c user.email=kmirror@lists.invalid \
 		"$@"

@@ -15,6 +15,8 @@ set -eu
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 shift
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/kstore.sh"
+kstore_open "$out"
 [ $# -gt 0 ] || set -- stock-gcc patched-gcc patched-llvm
 
 for f in "$@"; do

@@ -17,6 +17,8 @@
 set -eu
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/kstore.sh"
+kstore_open "$out"
 top=$(cd "$here/../.." && pwd)
 patches=$top/kernel/patches
 stock=$("$here/ktree.sh" "$out" stock)
@@ -51,7 +53,9 @@ echo "format-series: $n mails in $out/series"
 # Check 1: the mails rebuild the tree the kernels are built from.
 check=$out/series-check
 rm -rf "$check"
-cp -al "$stock" "$check"
+# Hard links where the store shares a filesystem with OUT, else a copy.
+cp -al "$stock" "$check" 2>/dev/null ||
+	{ rm -rf "$check"; cp -a "$stock" "$check"; }
 # $out usually sits inside kmirror's own work tree; there git apply would
 # take the patch paths as relative to that repository and silently skip
 # them all.  The ceiling keeps it from looking above the copy.

@@ -17,7 +17,7 @@
 # through ccache (KMIRROR_CCACHE_DIR, default ~/.cache/kmirror-ccache) so a
 # warm rebuild takes a minute, not four.  Prints the bzImage path last.
 # KMIRROR_KERNEL_TREE builds that tree instead (a developer's git tree of
-# the series), where it is.
+# the series), where it is.  The caller holds the kernel store's lock (kstore.sh).
 set -eu
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 flavour=$2
@@ -53,7 +53,7 @@ if [ -n "${KMIRROR_KERNEL_TREE:-}" ]; then
 else
 	src=$("$here/ktree.sh" "$out" "$tree")
 	[ ! -e "$at" ] || { echo "kbuild: $at is in the way" >&2; exit 1; }
-	printf '%s' "$src" >"$out/k/home"
+	(cd -P "$src" && pwd) >"$out/k/home"
 	mv "$src" "$at"
 	trap home_again EXIT
 	trap 'exit 130' INT TERM HUP
@@ -67,7 +67,10 @@ mkdir -p "$obj"
 "$here/tool-floor.sh" "$src" "$cc"
 
 export CCACHE_DIR=${KMIRROR_CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kmirror-ccache}
-export CCACHE_BASEDIR=$out CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-4G}
+# The base is the real path: make sees the trees through OUT's symlinks
+# into the kernel store (kstore.sh) by their real paths.
+CCACHE_BASEDIR=$(cd -P "$out/k/.." && pwd)
+export CCACHE_BASEDIR CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-4G}
 # Reproducible version strings, so that ccache can hit on init/version.c.
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=kmirror KBUILD_BUILD_HOST=kmirror

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # ktree.sh OUT stock|patched
 #
-# Print the path of a Linux 6.1 source tree under OUT/src:
+# Print the path of a Linux 6.1 source tree under OUT/src (a symlink into
+# the kernel store, kstore.sh, whose lock the caller holds):
 #   stock    /usr/src/linux-source-6.1.tar.xz unpacked, never modified
 #   patched  a hard-linked copy of it with kernel/patches/series applied
 #            in order (the core comes in with "lib: add the kmirror

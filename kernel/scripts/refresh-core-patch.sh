@@ -15,6 +15,8 @@ set -eu
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 check=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/kstore.sh"
+kstore_open "$out"
 top=$(cd "$here/../.." && pwd)
 patches=$top/kernel/patches
 name=$(grep -e '-lib-add-the-kmirror-core' "$patches/series")

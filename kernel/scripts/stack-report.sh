@@ -14,6 +14,8 @@
 set -eu
 out=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/kstore.sh"
+kstore_open "$out"
 top=$(cd "$here/../.." && pwd)
 limit=256
 scratch=$(mktemp -d)
