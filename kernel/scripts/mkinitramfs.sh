@@ -26,6 +26,10 @@ chmod 755 "$root/init"
 for d in "$@"; do
 	cp -a "$d/." "$root/"
 done
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) |
+# Reproducible: the same files give the same bytes (no dates, no inode
+# numbers), so that a hash of the initramfs names what the guest runs.
+find "$root" -exec touch -h -d @0 {} +
+(cd "$root" && find . | LC_ALL=C sort |
+	cpio -o -H newc --quiet --reproducible) |
 	gzip -1 >"$dst.tmp"
 mv "$dst.tmp" "$dst"
