@@ -90,3 +90,53 @@ caches_equal() {
 		fail "names or xattrs differ between $1 and $2"
 	echo "ok $2 cache == $1 cache: $(wc -l <"$T/$1.names") entries (type, size, name), $(grep -c '^# file' "$T/$1.xattrs") with xattrs, all equal"
 }
+
+# Stock 6.1 gives the same answers to the same questions, so its guest
+# runs are kept in the kernel store (kernel/scripts/kstore.sh), keyed by a
+# hash of every input: the stock bzImage, the initramfs (reproducible:
+# the guest's jobs and programs), the accelerator, the test, this file,
+# the scripts that boot and judge a guest, and the test's own INPUTs.  A
+# run boots stock only when one of them changed; a stock run that failed
+# is never kept.  KMIRROR_STOCK_REBOOT=1 boots it anyway,
+# KMIRROR_KERNEL_STORE=none keeps nothing.
+#
+# stock_key NAME INPUT...: the kept run's dir for these inputs, in $KEPT
+# (empty with no store).
+stock_key() {
+	store=${KMIRROR_KERNEL_STORE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmirror-kernel}
+	KEPT=
+	[ "$store" != none ] || return 0
+	name=$1
+	shift
+	key=$({ echo "${KMIRROR_QEMU_ACCEL:-}"
+		cat "$K/stock-gcc.bzImage" "$K/initramfs.cpio.gz" \
+			"$K/qemu-accel" "$0" \
+			"$KMIRROR_SOURCE_ROOT/tests/qemu/lib.sh" \
+			"$S/qemu-run.sh" "$S/qemu-accel.sh" \
+			"$S/console-check.sh" "$@"; } | sha256sum | cut -c1-16)
+	KEPT=$store/stock-runs/$name-$key
+}
+
+# stock_restore FILE...: copy the kept run's FILEs (by base name) to
+# where they go; false when there is no kept run.
+stock_restore() {
+	[ -n "$KEPT" ] && [ -f "$KEPT/complete" ] &&
+		[ -z "${KMIRROR_STOCK_REBOOT:-}" ] || return 1
+	for f in "$@"; do
+		cp "$KEPT/$(basename "$f")" "$f" || return 1
+	done
+	echo "# stock-gcc: not booted: the run kept as ${KEPT##*/}" \
+		"had the same kernel, initramfs, scripts and inputs"
+}
+
+# stock_keep FILE...: keep a stock run that passed (whole or not at all).
+stock_keep() {
+	[ -n "$KEPT" ] || return 0
+	mkdir -p "${KEPT%/*}"
+	rm -rf "$KEPT.new"
+	mkdir "$KEPT.new"
+	cp "$@" "$KEPT.new/"
+	: >"$KEPT.new/complete"
+	rm -rf "$KEPT"
+	mv "$KEPT.new" "$KEPT"
+}
