@@ -5,11 +5,10 @@
 # Every core symbol that a user of the core which can be a module calls
 # (fscache, cachefiles, 9p, libceph, ceph) must be exported, or the series
 # breaks the day those are built as modules.  modpost proves it in the
-# patched-modules kernel (build-kernels.sh OUT patched-modules, about as
-# long as a kernel build); this checks the same in a second from the
+# patched-debug kernel; this checks the same in a second from the
 # patched-gcc build OBJ (its objects' undefined kmc_ symbols) and the
-# patched TREE (the core's EXPORT_SYMBOL lines), so that CI need not build
-# a fourth kernel.  mm/ is left out: the page-table check is built in.
+# patched TREE (the core's EXPORT_SYMBOL lines), and names the symbol.
+# mm/ is left out: the page-table check is built in.
 # And the other way round: nothing is exported that no modular user calls
 # (what only the KUnit suites call is EXPORT_SYMBOL_IF_KUNIT, and those
 # must call it).

@@ -6,16 +6,23 @@
 # never the repository).  FLAVOUR is one of
 #   stock-gcc      the pristine Debian linux-source tree, GCC
 #   patched-gcc    the tree with the kmirror core and kernel/patches, GCC
-#   patched-llvm   the same, LLVM=1 (clang, lld, llvm-ar, ...)
-#   patched-modules  the patched tree, GCC, with fscache, cachefiles, 9p,
-#                  libceph and ceph as modules (kmirror-modules.config):
-#                  bzImage and modules, built only, never booted
+#   patched-llvm   the same, LLVM=1 (clang, lld, llvm-ar, ...): only the
+#                  directories the series touches are compiled, no
+#                  bzImage (clang proves the series compiles; linking
+#                  and booting are the GCC kernels' to prove)
+#   patched-debug  the patched tree, GCC, as distributions ship it:
+#                  fscache, cachefiles, 9p, libceph, ceph and the core as
+#                  modules (kmirror-modules.config), with lockdep, KASAN
+#                  and the other checks of kmirror-debug.config; bzImage
+#                  and the modules, installed under OBJ/modroot for the
+#                  guest's initramfs
 # The kernel's .config is `make tinyconfig` plus kernel/config/kmirror.config
 # (and kmirror-patched.config for the patched tree, kmirror-modules.config
-# for patched-modules); every option of the fragments (the last one's
+# and kmirror-debug.config for patched-debug); every option of the fragments (the last one's
 # value, where two set an option) must survive olddefconfig.  Compilers go
 # through ccache (KMIRROR_CCACHE_DIR, default ~/.cache/kmirror-ccache) so a
-# warm rebuild takes a minute, not four.  Prints the bzImage path last.
+# warm rebuild takes a minute, not four.  Prints the bzImage path last
+# (nothing for patched-llvm).
 # KMIRROR_KERNEL_TREE builds that tree instead (a developer's git tree of
 # the series), where it is.  The caller holds the kernel store's lock (kstore.sh).
 set -eu
@@ -28,7 +35,7 @@ case $flavour in
 stock-gcc) tree=stock cc=gcc ;;
 patched-gcc) tree=patched cc=gcc ;;
 patched-llvm) tree=patched cc=clang ;;
-patched-modules) tree=patched cc=gcc ;;
+patched-debug) tree=patched cc=gcc ;;
 *) echo "kbuild: unknown flavour '$flavour'" >&2; exit 2 ;;
 esac
 
@@ -85,9 +92,14 @@ jobs=$(nproc)
 frags=$top/kernel/config/kmirror.config
 [ "$tree" = stock ] || frags="$frags $top/kernel/config/kmirror-patched.config"
 targets=bzImage
-if [ "$flavour" = patched-modules ]; then
+if [ "$flavour" = patched-debug ]; then
 	frags="$frags $top/kernel/config/kmirror-modules.config"
+	frags="$frags $top/kernel/config/kmirror-debug.config"
 	targets="bzImage modules"
+fi
+if [ "$flavour" = patched-llvm ]; then
+	targets=$(sed -n 's|^diff --git a/\(.*/\)[^/]*\.c b/.*|\1|p' \
+		"$top"/kernel/patches/*.patch | LC_ALL=C sort -u)
 fi
 stamp=$obj/.kmirror-config
 # shellcheck disable=SC2086
@@ -110,14 +122,19 @@ fi
 echo "kbuild: $flavour: make -j$jobs $targets in $obj" >&2
 # shellcheck disable=SC2086
 make -s -C "$src" O="$obj" "$@" -j"$jobs" $targets >&2
-if [ "$flavour" = patched-modules ]; then
+if [ "$flavour" = patched-debug ]; then
 	# modpost has resolved every symbol; the modules must be there too.
 	for m in fs/fscache/fscache fs/cachefiles/cachefiles fs/9p/9p \
-		net/ceph/libceph fs/ceph/ceph; do
+		net/ceph/libceph fs/ceph/ceph lib/kmirror/kmirror; do
 		[ -f "$obj/$m.ko" ] || {
-			echo "kbuild: patched-modules: no $m.ko" >&2
+			echo "kbuild: $flavour: no $m.ko" >&2
 			exit 1
 		}
 	done
+	rm -rf "$obj/modroot"
+	make -s -C "$src" O="$obj" "$@" INSTALL_MOD_PATH="$obj/modroot" \
+		INSTALL_MOD_STRIP=1 modules_install >&2
+	# (build and source point into the tree, which the guest has not.)
+	rm -f "$obj"/modroot/lib/modules/*/build "$obj"/modroot/lib/modules/*/source
 fi
-echo "$obj/arch/x86/boot/bzImage"
+[ "$flavour" = patched-llvm ] || echo "$obj/arch/x86/boot/bzImage"

@@ -15,13 +15,23 @@ fail() {
 	exit 1
 }
 
+# initrd FLAVOUR: the initramfs FLAVOUR boots with (its own where it
+# brings modules, as patched-debug).
+initrd() {
+	if [ -f "$K/$1.initramfs.cpio.gz" ]; then
+		echo "$K/$1.initramfs.cpio.gz"
+	else
+		echo "$K/initramfs.cpio.gz"
+	fi
+}
+
 # boot FLAVOUR JOB LOG [qemu-run options]: run a guest job; fail with the
 # console's verdict.
 boot() {
 	flavour=$1 job=$2 log=$3
 	shift 3
 	echo "# $flavour: job $job, console in $log"
-	"$S/qemu-run.sh" "$@" "$K/$flavour.bzImage" "$K/initramfs.cpio.gz" \
+	"$S/qemu-run.sh" "$@" "$K/$flavour.bzImage" "$(initrd "$flavour")" \
 		"$job" "$log" || fail "$flavour: job $job"
 }
 

@@ -1,20 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # t_cachefiles.sh: cachefiles bound on an ext4 virtio disk, a 9p share
-# mounted with cache=fscache, in the stock and in the patched kernel.
+# mounted with cache=fscache, in the stock and in the patched kernel, and
+# in patched-debug (the same as modules, with lockdep and KASAN).
 #  - both passes read exactly the share's bytes; the second pass (after a
 #    remount) is read from the cache (fscache IO rd > 0);
 #  - after unmount and unbind, the cache image is read on the host with
 #    `kmirror cache ls`: every file of the share is an object, with its
 #    inode as key and its size;
-#  - the patched kernel's cache equals the stock kernel's, name for name
+#  - each patched kernel's cache equals the stock kernel's, name for name
 #    and xattr for xattr;
 #  - /proc/fs/fscache/stats (printed by the core in the patched kernel)
 #    has the stock kernel's lines and fields.
 . "$(dirname "$0")/lib.sh"
 make_share "$T/share"
 share_sums "$T/share" >"$T/want"
-for k in stock-gcc patched-gcc; do
+for k in stock-gcc patched-gcc patched-debug; do
 	python3 "$S/cache-image.py" make "$T/$k.img" 128
 	boot "$k" cachefiles "$K/cachefiles-$k.log" -d "$T/$k.img" \
 		-s "$T/share:src"
@@ -39,9 +40,12 @@ n=$(wc -l <"$T/patched-gcc.json")
 echo "ok kmirror cache ls: $n objects, one per file, keys and sizes right"
 
 caches_equal stock-gcc patched-gcc
+caches_equal stock-gcc patched-debug
 
-diff -u "$T/stock-gcc.stats" "$T/patched-gcc.stats" ||
-	fail "/proc/fs/fscache/stats differs in form between stock and patched"
+for k in patched-gcc patched-debug; do
+	diff -u "$T/stock-gcc.stats" "$T/$k.stats" ||
+		fail "/proc/fs/fscache/stats differs in form between stock and $k"
+done
 grep -q '^IO     : rd=N wr=N$' "$T/patched-gcc.stats" ||
 	fail "no IO line in the patched kernel's /proc/fs/fscache/stats"
-echo "ok /proc/fs/fscache/stats: $(wc -l <"$T/stock-gcc.stats") lines, the same form in both kernels"
+echo "ok /proc/fs/fscache/stats: $(wc -l <"$T/stock-gcc.stats") lines, the same form in every kernel"

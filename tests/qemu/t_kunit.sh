@@ -15,7 +15,10 @@ python3 "$kunit" parse "$log" >"$T/parse" 2>&1 || {
 	fail "kunit.py parse: failures"
 }
 tail -n 3 "$T/parse"
-# The core's suites, and the series' own (mm/vmalloc_kunit.c).
+# The core's suites, and the series' own (mm/vmalloc_kunit.c).  In
+# patched-debug the core's suites run as kmirror_kunit.ko loads, after the
+# built-in plan that kunit.py reads; there their "ok N SUITE" lines (which
+# KUnit prints "not ok" when any case failed) are the check.
 suites=vmalloc_nofail
 for src in "$KMIRROR_SOURCE_ROOT"/kernel/kunit/*_kunit.c; do
 	suite=$(sed -n 's/^\t\.name = "\(.*\)",$/\1/p' "$src")
