@@ -1,17 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# t_ceph.sh: CephFS mount strings in the stock and in the patched kernel,
-# which parses them with the kmirror core (kernel/patches).  There is no
+# t_ceph.sh: CephFS mount strings in the stock and in the patched kernels,
+# which parse them with the kmirror core (kernel/patches): patched-gcc,
+# and patched-debug (libceph and ceph as modules, under KASAN and lockdep).  There is no
 # cluster: mount(2) parses the source and the options first, so a refused
 # string fails at once with EINVAL and a parse message, an accepted one
 # later, when no monitor answers within mount_timeout=1.  The guest job
 # (kernel/guest/jobs/ceph.sh) prints, per string, mount's exit status,
 # its error text and the kernel's first log line about it.
-#  - every string was tried, in both kernels;
+#  - every string was tried, in every kernel;
 #  - the rows of tests/vectors/ceph.vec that the 6.1 tree refuses fail
 #    with EINVAL, the ones it accepts fail otherwise (E_VOLUME_KEY counts
 #    as accepted: that key is only made once the cluster answered);
-#  - the patched kernel's results equal the stock kernel's, line for line
+#  - each patched kernel's results equal the stock kernel's, line for line
 #    (stock's run is kept and not booted again while its inputs stay the
 #    same: stock_key in lib.sh).
 # With several monitors libceph picks the one it connects to at random, so
@@ -143,7 +144,7 @@ want=$(wc -l <"$T/kinds")
 [ "$want" -ge 180 ] || fail "only $want mount strings"
 
 stock_key ceph "$T/share/strings"
-for k in stock-gcc patched-gcc; do
+for k in stock-gcc patched-gcc patched-debug; do
 	if [ $k != stock-gcc ] ||
 		! stock_restore "$K/ceph-$k.log" "$K/ceph-$k.result"; then
 		rm -f "$T/share/result"
@@ -184,7 +185,9 @@ for k in stock-gcc patched-gcc; do
 	[ "${booted:-}" != stock-gcc ] ||
 		stock_keep "$K/ceph-$k.log" "$K/ceph-$k.result"
 done
-if ! diff -u "$T/stock-gcc.cmp" "$T/patched-gcc.cmp"; then
-	fail "the patched kernel parses CephFS mount strings differently"
-fi
-echo "ok patched == stock: $want CephFS mount strings, same status, error and first kernel message"
+for k in patched-gcc patched-debug; do
+	diff -u "$T/stock-gcc.cmp" "$T/$k.cmp" ||
+		fail "$k parses CephFS mount strings differently"
+	echo "ok $k == stock: $want CephFS mount strings, same status," \
+		"error and first kernel message"
+done
