@@ -4,9 +4,9 @@
 #
 # What `meson compile -C build kernel` runs: the kernels the QEMU suite
 # boots (default: stock-gcc patched-gcc patched-llvm patched-debug), each
-# as OUT/<flavour>.bzImage (patched-llvm is compiled, not linked), and the guest initramfs with its static test
-# programs (build-guest-progs.sh: the tree's mm selftests, ptc_stress,
-# ptc_bench), under OUT; patched-debug's modules go into its own
+# as OUT/<flavour>.bzImage (patched-llvm is compiled, not linked), and
+# the guest initramfs with its static test programs (build-guest-progs.sh:
+# the tree's mm selftests, ptc_stress, ptc_bench), under OUT; patched-debug's modules go into its own
 # OUT/patched-debug.initramfs.cpio.gz.  check-exports.sh proves from
 # patched-gcc that every core symbol a modular user calls is exported
 # (patched-debug's modpost proves it again).  Kernel builds go through

@@ -18,13 +18,15 @@
 #                  guest's initramfs
 # The kernel's .config is `make tinyconfig` plus kernel/config/kmirror.config
 # (and kmirror-patched.config for the patched tree, kmirror-modules.config
-# and kmirror-debug.config for patched-debug); every option of the fragments (the last one's
-# value, where two set an option) must survive olddefconfig.  Compilers go
+# and kmirror-debug.config for patched-debug); every option of the
+# fragments (the last one's value, where two set an option) must survive
+# olddefconfig.  Compilers go
 # through ccache (KMIRROR_CCACHE_DIR, default ~/.cache/kmirror-ccache) so a
 # warm rebuild takes a minute, not four.  Prints the bzImage path last
 # (nothing for patched-llvm).
 # KMIRROR_KERNEL_TREE builds that tree instead (a developer's git tree of
-# the series), where it is.  The caller holds the kernel store's lock (kstore.sh).
+# the series), where it is.  The caller holds the kernel store's lock
+# (kstore.sh).
 set -eu
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 flavour=$2

@@ -19,7 +19,8 @@
 # reshape the same tree at once.  Scripts they start inherit the lock.
 kstore_open() {
 	ks_out=$1
-	ks_store=${KMIRROR_KERNEL_STORE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmirror-kernel}
+	ks_store=${XDG_CACHE_HOME:-$HOME/.cache}/kmirror-kernel
+	ks_store=${KMIRROR_KERNEL_STORE:-$ks_store}
 	if [ "$ks_store" = none ]; then
 		ks_store=$ks_out
 	else

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # t_ceph.sh: CephFS mount strings in the stock and in the patched kernels,
 # which parse them with the kmirror core (kernel/patches): patched-gcc,
-# and patched-debug (libceph and ceph as modules, under KASAN and lockdep).  There is no
-# cluster: mount(2) parses the source and the options first, so a refused
-# string fails at once with EINVAL and a parse message, an accepted one
-# later, when no monitor answers within mount_timeout=1.  The guest job
+# and patched-debug (libceph and ceph as modules, under KASAN and
+# lockdep).  There is no cluster: mount(2) parses the source and the
+# options first, so a refused string fails at once with EINVAL and a
+# parse message, an accepted one later, when no monitor answers within
+# mount_timeout=1.  The guest job
 # (kernel/guest/jobs/ceph.sh) prints, per string, mount's exit status,
 # its error text and the kernel's first log line about it.
 #  - every string was tried, in every kernel;
