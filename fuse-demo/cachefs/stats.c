@@ -268,6 +268,26 @@ static void kc_stats_spare(struct kc_fs *fs, const char *text, size_t len)
 }
 
 /*
+ * One writer of the statistics file at a time: the mount's own write and the
+ * housekeeper's first round can meet, and two writers of kmirror-stats.new
+ * rename each other's half-written file into place (a reader then finds
+ * lines missing).
+ */
+static pthread_mutex_t kc_stats_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int kc_stats_write_locked(struct kc_fs *fs, bool mounted);
+
+int kc_stats_write(struct kc_fs *fs, bool mounted)
+{
+	int ret;
+
+	pthread_mutex_lock(&kc_stats_lock);
+	ret = kc_stats_write_locked(fs, mounted);
+	pthread_mutex_unlock(&kc_stats_lock);
+	return ret;
+}
+
+/*
  * Write the statistics file now, atomically for readers: the text goes into
  * a new kmirror-stats.new, renamed over kmirror-stats.  On a full cache
  * filesystem (no block for a new file), the spare kmirror-stats.tmp, kept
@@ -275,7 +295,7 @@ static void kc_stats_spare(struct kc_fs *fs, const char *text, size_t len)
  * kmirror-stats (renameat2(RENAME_EXCHANGE)), so that the statistics, the
  * nospace count first, stay current there too.  0 or -errno.
  */
-int kc_stats_write(struct kc_fs *fs, bool mounted)
+static int kc_stats_write_locked(struct kc_fs *fs, bool mounted)
 {
 	size_t len = 0;
 	char *text = kc_stats_text(fs, mounted, &len);
@@ -316,10 +336,11 @@ void kc_stats_write_if_changed(struct kc_fs *fs)
 	static bool written;
 	unsigned int gen = atomic_load(&fs->stats.generation);
 
-	if (written && gen == last_gen)
-		return;
-	if (!kc_stats_write(fs, true)) {
+	pthread_mutex_lock(&kc_stats_lock);
+	if ((!written || gen != last_gen) &&
+	    !kc_stats_write_locked(fs, true)) {
 		last_gen = gen;
 		written = true;
 	}
+	pthread_mutex_unlock(&kc_stats_lock);
 }
