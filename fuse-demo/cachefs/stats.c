@@ -268,26 +268,6 @@ static void kc_stats_spare(struct kc_fs *fs, const char *text, size_t len)
 }
 
 /*
- * One writer of the statistics file at a time: the mount's own write and the
- * housekeeper's first round can meet, and two writers of kmirror-stats.new
- * rename each other's half-written file into place (a reader then finds
- * lines missing).
- */
-static pthread_mutex_t kc_stats_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static int kc_stats_write_locked(struct kc_fs *fs, bool mounted);
-
-int kc_stats_write(struct kc_fs *fs, bool mounted)
-{
-	int ret;
-
-	pthread_mutex_lock(&kc_stats_lock);
-	ret = kc_stats_write_locked(fs, mounted);
-	pthread_mutex_unlock(&kc_stats_lock);
-	return ret;
-}
-
-/*
  * Write the statistics file now, atomically for readers: the text goes into
  * a new kmirror-stats.new, renamed over kmirror-stats.  On a full cache
  * filesystem (no block for a new file), the spare kmirror-stats.tmp, kept
@@ -316,6 +296,24 @@ static int kc_stats_write_locked(struct kc_fs *fs, bool mounted)
 						      RENAME_EXCHANGE);
 	}
 	free(text);
+	return ret;
+}
+
+/*
+ * One writer of the statistics file at a time: the mount's own write and the
+ * housekeeper's first round can meet, and two writers of kmirror-stats.new
+ * rename each other's half-written file into place (a reader then finds
+ * lines missing).
+ */
+static pthread_mutex_t kc_stats_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int kc_stats_write(struct kc_fs *fs, bool mounted)
+{
+	int ret;
+
+	pthread_mutex_lock(&kc_stats_lock);
+	ret = kc_stats_write_locked(fs, mounted);
+	pthread_mutex_unlock(&kc_stats_lock);
 	return ret;
 }
 
