@@ -17,10 +17,16 @@
 # (build-kernels.sh, format-series.sh, stack-report.sh,
 # build-each-patch.sh) holds it, so that two build dirs never build or
 # reshape the same tree at once.  Scripts they start inherit the lock.
+
+# kstore_dir: the store's path, or "none".
+kstore_dir() {
+	ks_dir=${XDG_CACHE_HOME:-$HOME/.cache}/kmirror-kernel
+	echo "${KMIRROR_KERNEL_STORE:-$ks_dir}"
+}
+
 kstore_open() {
 	ks_out=$1
-	ks_store=${XDG_CACHE_HOME:-$HOME/.cache}/kmirror-kernel
-	ks_store=${KMIRROR_KERNEL_STORE:-$ks_store}
+	ks_store=$(kstore_dir)
 	if [ "$ks_store" = none ]; then
 		ks_store=$ks_out
 	else

@@ -7,6 +7,8 @@ set -eu
 : "${KMIRROR_KERNEL_OUT:?}" "${KMIRROR_CLI:?}" "${KMIRROR_SOURCE_ROOT:?}"
 K=$KMIRROR_KERNEL_OUT
 S=$KMIRROR_SOURCE_ROOT/kernel/scripts
+# shellcheck source=../../kernel/scripts/kstore.sh
+. "$S/kstore.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/kmirror-qemu.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
@@ -113,7 +115,7 @@ caches_equal() {
 # stock_key NAME INPUT...: the kept run's dir for these inputs, in $KEPT
 # (empty with no store).
 stock_key() {
-	store=${KMIRROR_KERNEL_STORE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmirror-kernel}
+	store=$(kstore_dir)
 	KEPT=
 	[ "$store" != none ] || return 0
 	name=$1
