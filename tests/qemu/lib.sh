@@ -103,46 +103,49 @@ caches_equal() {
 	echo "ok $2 cache == $1 cache: $(wc -l <"$T/$1.names") entries (type, size, name), $(grep -c '^# file' "$T/$1.xattrs") with xattrs, all equal"
 }
 
-# Stock 6.1 gives the same answers to the same questions, so its guest
-# runs are kept in the kernel store (kernel/scripts/kstore.sh), keyed by a
-# hash of every input: the stock bzImage, the initramfs (reproducible:
-# the guest's jobs and programs), the accelerator, the test, this file,
-# the scripts that boot and judge a guest, and the test's own INPUTs.  A
-# run boots stock only when one of them changed; a stock run that failed
-# is never kept.  KMIRROR_STOCK_REBOOT=1 boots it anyway,
-# KMIRROR_KERNEL_STORE=none keeps nothing.
+# Kept guest runs.  A guest job's run follows from its inputs: the
+# kernel (bzImage), the initramfs (reproducible: the guest's jobs,
+# programs and modules), the accelerator, the test, this file, the
+# scripts that boot and judge a guest, and the test's own INPUTs.  A run
+# that passed its flavour's checks is kept in the kernel store
+# (kernel/scripts/kstore.sh) under a hash of them all, and a later test
+# with the same inputs reads the kept console log and results instead of
+# booting; everything the test checks on the host runs as before.  A
+# kernel that changed (a patch, a config) boots again; stock 6.1 does not.
+# KMIRROR_REBOOT=1 boots every flavour anyway; KMIRROR_KERNEL_STORE=none
+# keeps nothing.
 #
-# stock_key NAME INPUT...: the kept run's dir for these inputs, in $KEPT
-# (empty with no store).
-stock_key() {
+# kept_key FLAVOUR NAME INPUT...: FLAVOUR's kept run of test NAME for
+# these inputs, as a dir in $KEPT (empty with no store).
+kept_key() {
 	store=$(kstore_dir)
 	KEPT=
 	[ "$store" != none ] || return 0
-	name=$1
-	shift
-	key=$({ echo "${KMIRROR_QEMU_ACCEL:-}"
-		cat "$K/stock-gcc.bzImage" "$K/initramfs.cpio.gz" \
+	flavour=$1 name=$2
+	shift 2
+	key=$({ echo "$flavour ${KMIRROR_QEMU_ACCEL:-}"
+		cat "$K/$flavour.bzImage" "$(initrd "$flavour")" \
 			"$K/qemu-accel" "$0" \
 			"$KMIRROR_SOURCE_ROOT/tests/qemu/lib.sh" \
 			"$S/qemu-run.sh" "$S/qemu-accel.sh" \
 			"$S/console-check.sh" "$@"; } | sha256sum | cut -c1-16)
-	KEPT=$store/stock-runs/$name-$key
+	KEPT=$store/guest-runs/$name-$flavour-$key
 }
 
-# stock_restore FILE...: copy the kept run's FILEs (by base name) to
-# where they go; false when there is no kept run.
-stock_restore() {
+# kept_restore FILE...: copy the kept run's FILEs (by base name) to where
+# they go; false when there is no kept run.
+kept_restore() {
 	[ -n "$KEPT" ] && [ -f "$KEPT/complete" ] &&
-		[ -z "${KMIRROR_STOCK_REBOOT:-}" ] || return 1
+		[ -z "${KMIRROR_REBOOT:-}" ] || return 1
 	for f in "$@"; do
 		cp "$KEPT/$(basename "$f")" "$f" || return 1
 	done
-	echo "# stock-gcc: not booted: the run kept as ${KEPT##*/}" \
+	echo "# $flavour: not booted: the run kept as ${KEPT##*/}" \
 		"had the same kernel, initramfs, scripts and inputs"
 }
 
-# stock_keep FILE...: keep a stock run that passed (whole or not at all).
-stock_keep() {
+# kept_keep FILE...: keep a run that passed (whole or not at all).
+kept_keep() {
 	[ -n "$KEPT" ] || return 0
 	mkdir -p "${KEPT%/*}"
 	rm -rf "$KEPT.new"

@@ -4,11 +4,14 @@
 # at boot from tests/vectors, and the series' vmalloc __GFP_NOFAIL suite.
 # The console is parsed by the tree's own
 # tools/testing/kunit/kunit.py; every suite of kernel/kunit must be there
-# and pass, and the kernel must not complain (qemu-run.sh).
+# and pass, and the kernel must not complain (qemu-run.sh).  The run is
+# kept and not booted again while its inputs stay the same (kept_key in
+# lib.sh).
 . "$(dirname "$0")/lib.sh"
 flavour=$1
 log=$K/kunit-$flavour.log
-boot "$flavour" boot "$log"
+kept_key "$flavour" kunit
+kept_restore "$log" || boot "$flavour" boot "$log"
 kunit=$K/src/linux-6.1/tools/testing/kunit/kunit.py
 python3 "$kunit" parse "$log" >"$T/parse" 2>&1 || {
 	cat "$T/parse"
@@ -30,3 +33,4 @@ for suite in $suites; do
 		fail "suite $suite did not pass"
 	echo "ok suite $suite"
 done
+kept_keep "$log"

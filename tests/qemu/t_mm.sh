@@ -12,8 +12,8 @@
 # if $KMIRROR_KERNEL_OUT/initramfs.cpio.gz does not, this script builds
 # them from $KMIRROR_KERNEL_OUT/src/linux-6.1 into a private initramfs.
 # KMIRROR_MM_STRESS_SECS: ptc_stress's duration in each kernel (60).
-# Stock's run is kept and not booted again while its inputs stay the same
-# (stock_key in lib.sh).
+# A kernel's run is kept and not booted again while its inputs stay the
+# same (kept_key in lib.sh).
 . "$(dirname "$0")/lib.sh"
 secs=${KMIRROR_MM_STRESS_SECS:-60}
 initrd=$K/initramfs.cpio.gz
@@ -29,12 +29,12 @@ if ! gzip -dc "$initrd" | cpio -t --quiet 2>/dev/null |
 fi
 
 echo "$secs" >"$T/secs"
-stock_key mm "$T/secs" "$initrd"
 bad=
 for k in patched-gcc stock-gcc; do
 	log=$K/mm-$k.log
 	verdict=ok booted=
-	if [ $k != stock-gcc ] || ! stock_restore "$log" "$T/$k.verdict"; then
+	kept_key $k mm "$T/secs" "$initrd"
+	if ! kept_restore "$log" "$T/$k.verdict"; then
 		echo "# $k: job mm (stress ${secs}s), console in $log"
 		"$S/qemu-run.sh" -t $((secs + 900)) -a "kmirror.stress=$secs" \
 			"$K/$k.bzImage" "$initrd" mm "$log" >"$T/$k.verdict" ||
@@ -53,7 +53,7 @@ for k in patched-gcc stock-gcc; do
 	}
 	if [ "$verdict" = ok ]; then
 		echo "ok $k: $(grep -c ' ok$' "$T/$k.results") ok, $(grep -c ' skip$' "$T/$k.results") skipped, no kernel complaint"
-		[ "$booted" != stock-gcc ] || stock_keep "$log" "$T/$k.verdict"
+		[ -z "$booted" ] || kept_keep "$log" "$T/$k.verdict"
 	else
 		cat "$T/$k.verdict"
 		echo "not ok $k"
