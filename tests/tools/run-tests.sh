@@ -15,6 +15,14 @@
 # Build dirs go under $KMIRROR_BUILD (default: build-test/).  The last line
 # is the total: "kmirror: N passed, N failed, N skipped".
 #
+# Kept results: a stage that passed is recorded in the results store
+# ($KMIRROR_RESULTS_STORE, default ~/.cache/kmirror-results; "none" keeps
+# nothing) under a hash of every input that decides its outcome (stage_key
+# below); a later run with the same inputs prints the kept log's counts as
+# "kept" instead of running the stage again.  A stage with a failure is
+# never kept.  KMIRROR_RERUN=1 runs every stage anyway.  The kernels keep
+# their guests' runs the same way (tests/qemu/lib.sh).
+#
 # run-tests.sh --quick: a developer's inner loop instead, the gcc -Werror
 # build and meson's 'quick' setup (the suites that neither mount, boot a
 # kernel nor start a cluster), in $KMIRROR_BUILD/quick, kept between runs.
@@ -39,7 +47,7 @@ elif [ $# -gt 0 ]; then
 	exit 2
 fi
 
-passed=0 failed=0 skipped=0 status=0 configured=''
+passed=0 failed=0 skipped=0 kept=0 status=0 configured=''
 t_start=$(date +%s) t_stage=$t_start
 
 # A timing line when a stage ends: its seconds and the total so far.
@@ -49,15 +57,15 @@ stage_done() {
 	t_stage=$now
 }
 
-# tally STAGE BUILD-DIR [SETUP]: add up one meson test run's results from
-# its JSON log; each failed test goes into $out/failed.log under a
+# tally STAGE JSON-LOG: add up one meson test run's results from its JSON
+# log; each failed test goes into $out/failed.log under a
 # "--- FAILED STAGE: TEST (RESULT)" line with the end of its output, which
 # the run prints again at its end, so a log cut to its tail still says
-# what broke.
+# what broke.  A stage that ran no test has no log: it counts nothing.
 tally() {
+	[ -f "$2" ] || { echo "=== $1: no test ran (no $2)"; return 0; }
 	# shellcheck disable=SC2046 # three counts
-	set -- $(python3 - "$2/meson-logs/testlog${3:+-$3}.json" \
-		"$out/failed.log" "$1" <<'PY'
+	set -- $(python3 - "$2" "$out/failed.log" "$1" <<'PY'
 import json, sys
 c = {'OK': 0, 'FAIL': 0, 'SKIP': 0}
 for line in open(sys.argv[1]):
@@ -77,13 +85,79 @@ PY
 	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
 }
 
-# run NAME SETUP-ARGS... -- TEST-ARGS...
+# The results store.
+results=${KMIRROR_RESULTS_STORE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmirror-results}
+
+# stage_key STAGE: a hash of what decides a userspace stage's results:
+# STAGE itself (its build and test arguments), the source files (by
+# content, tracked or not) but those no userspace stage reads (the docs,
+# the kernels' scripts, configs and guest jobs, the tests of the qemu,
+# ceph and bench folders, whose suites those stages exclude), CC and every
+# KMIRROR_ setting, the host's kernel, the user, and every installed
+# package's version.  Empty, so nothing is kept, with no store or outside
+# a git checkout.
+stage_key() {
+	[ "$results" != none ] &&
+		git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || return 0
+	{
+		echo "$1 CC=$CC"
+		env | grep '^KMIRROR_' |
+			grep -v '^KMIRROR_\(BUILD\|RERUN\)=' | LC_ALL=C sort
+		uname -r
+		id -u
+		dpkg-query -W -f='${Package} ${Version}\n'
+		git -C "$top" ls-files -z -co --exclude-standard -- . \
+			':!docs' ':!*.md' ':!kernel/scripts' ':!kernel/config' \
+			':!kernel/guest' ':!tests/qemu' ':!tests/ceph' \
+			':!tests/bench' |
+			LC_ALL=C sort -z | (cd "$top" && xargs -0 sha256sum)
+	} | sha256sum | cut -c1-16
+}
+
+# kept_restore STAGE KEY: tally the kept log of a stage with KEY that
+# passed; false when there is none (or KMIRROR_RERUN is set).
+kept_restore() {
+	[ -n "$2" ] && [ -f "$results/$2/testlog.json" ] &&
+		[ -z "${KMIRROR_RERUN:-}" ] || return 1
+	echo "=== $1: not run: kept $2, which passed with the same" \
+		"sources, tools and settings on $(cat "$results/$2/date")"
+	n=$passed
+	tally "$1 (kept)" "$results/$2/testlog.json"
+	kept=$((kept + passed - n))
+}
+
+# kept_keep KEY JSON-LOG: keep a stage's log under KEY.
+kept_keep() {
+	[ -n "$1" ] || return 0
+	mkdir -p "$results"
+	rm -rf "$results/$1.new"
+	mkdir "$results/$1.new"
+	cp "$2" "$results/$1.new/testlog.json"
+	date -u '+%Y-%m-%d %H:%M UTC' >"$results/$1.new/date"
+	rm -rf "${results:?}/$1"
+	mv "$results/$1.new" "$results/$1"
+}
+
+# run [--keep] NAME SETUP-ARGS... -- TEST-ARGS...: with --keep, a stage
+# whose inputs match a kept one is not set up, built or run.
 run() {
+	keep=
+	[ "$1" != --keep ] || { keep=1; shift; }
 	name=$1
 	shift
 	setup=
 	while [ "$1" != -- ]; do setup="$setup $1"; shift; done
 	shift
+	test_setup=$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/\1/p')
+	stage="$name${test_setup:+ ($test_setup)}"
+	key=
+	if [ -n "$keep" ]; then
+		key=$(stage_key "$name:$setup:$*")
+		if kept_restore "$stage" "$key"; then
+			stage_done "$stage"
+			return 0
+		fi
+	fi
 	# A build dir is set up afresh once a run (a second stage on it, as
 	# gcc's valgrind stage, reuses the build).
 	case " $configured " in
@@ -98,10 +172,16 @@ run() {
 		;;
 	esac
 	ninja -C "$out/$name"
-	meson test -C "$out/$name" --print-errorlogs "$@" || status=1
-	test_setup=$(echo "$@" | sed -n 's/.*--setup[= ]\([a-z]*\).*/\1/p')
-	stage="$name${test_setup:+ ($test_setup)}"
-	tally "$stage" "$out/$name" "$test_setup"
+	rc=0
+	meson test -C "$out/$name" --print-errorlogs "$@" || rc=1
+	log=$out/$name/meson-logs/testlog${test_setup:+-$test_setup}.json
+	n=$failed
+	tally "$stage" "$log"
+	if [ $rc -ne 0 ] || [ $failed -ne $n ]; then
+		status=1
+	elif [ -f "$log" ]; then
+		kept_keep "$key" "$log"
+	fi
 	stage_done "$stage"
 }
 
@@ -109,32 +189,33 @@ mkdir -p "$out"
 rm -f "$out/failed.log"
 export CC=gcc
 run gcc -- --suite build --num-processes 2
-run gcc -- --setup=valgrind --num-processes 2
+run --keep gcc -- --setup=valgrind --num-processes 2
 echo "=== gcc: the kernels in QEMU"
 meson test -C "$out/gcc" --suite qemu --print-errorlogs --num-processes 2 ||
 	status=1
-tally "gcc: the kernels in QEMU" "$out/gcc"
+tally "gcc: the kernels in QEMU" "$out/gcc/meson-logs/testlog.json"
 stage_done "gcc: the kernels in QEMU"
 echo "=== gcc: a real CephFS"
 meson test -C "$out/gcc" --suite ceph --print-errorlogs || status=1
-tally "gcc: a real CephFS" "$out/gcc"
+tally "gcc: a real CephFS" "$out/gcc/meson-logs/testlog.json"
 stage_done "gcc: a real CephFS"
 export CC=clang
 # Clang's -Werror build is the ASan+UBSan one: every suite, and the fuzz
 # targets (libFuzzer, each for a bounded time) in the same build, which
 # their own sanitizers share.
-run asan -Db_sanitize=address,undefined -Db_lundef=false -Dkernel=disabled \
+run --keep asan -Db_sanitize=address,undefined -Db_lundef=false -Dkernel=disabled \
 	-Dfuzz=true -- --num-processes 2
 # The thread stress, and the mounts whose daemon threads race (suite
 # 'race': fsx on a shared file, fill behind the read), under
 # ThreadSanitizer (helgrind cannot follow C11 atomics or liburcu; see
 # tests/stress/stress_fscache.c).
-run tsan -Db_sanitize=thread -Db_lundef=false -Dkernel=disabled -- \
+run --keep tsan -Db_sanitize=thread -Db_lundef=false -Dkernel=disabled -- \
 	--suite stress --suite race --num-processes 2
 
 if [ -f "$out/failed.log" ]; then
 	cat "$out/failed.log"
 	grep '^--- FAILED ' "$out/failed.log" | sed 's/^--- /kmirror: /; s/, its last lines:$//'
 fi
-echo "kmirror: $passed passed, $failed failed, $skipped skipped"
+echo "kmirror: $passed passed, $failed failed, $skipped skipped" \
+	"($kept of the passed kept from a run of the same inputs)"
 exit $status
