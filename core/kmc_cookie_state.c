@@ -213,21 +213,17 @@ unsigned long kmc_cookie_init_flags(s64 object_size)
 EXPORT_SYMBOL(kmc_cookie_init_flags);
 
 /*
- * fscache_begin_cookie_access(): no access unless IS_CACHING; then take
- * one, and give it back at once if the cache is not live.
+ * The access a step asked for with TRY_ACCESS was refused: the taking and
+ * the re-checking are the kernel's (fscache_begin_cookie_access(), an
+ * ordering protocol with the withdrawal of a cache), what the refusal
+ * undoes is decided here.
  */
-bool kmc_cookie_begin_access(unsigned long flags, bool cache_live,
-			     struct kmc_cookie_step *s)
+void kmc_cookie_access_refused(struct kmc_cookie_step *s)
 {
-	if (!(flags & KMC_CF(IS_CACHING)))
-		return false;
-	s->action |= KMC_CA_BEGIN_ACCESS;
-	if (cache_live)
-		return true;
-	s->action |= KMC_CA_END_ACCESS;
-	return false;
+	s->action &= ~(KMC_CA_TRY_ACCESS | KMC_CA_QUEUE);
+	s->event = KMC_CEV_NONE;
 }
-EXPORT_SYMBOL_IF_KUNIT(kmc_cookie_begin_access);
+EXPORT_SYMBOL(kmc_cookie_access_refused);
 
 /*
  * fscache_end_cookie_access(): queue the state machine when the last
@@ -528,17 +524,18 @@ EXPORT_SYMBOL(kmc_cookie_lookup_result);
 /*
  * __fscache_invalidate() by state, after the common part: an invalidation
  * during lookup is pinned by one access until the lookup ends; an ACTIVE
- * caching cookie starts invalidating now; other states ignore it.
+ * caching cookie starts invalidating now, if the access it takes for that
+ * is granted (the cache may die as it is taken); other states ignore it.
  */
 static void kmc_invalidate_state(int state, unsigned long flags,
-				 bool cache_live, struct kmc_cookie_step *s)
+				 struct kmc_cookie_step *s)
 {
 	if (state == L && !(flags & KMC_CF(DO_INVALIDATE))) {
 		s->set |= KMC_CF(DO_INVALIDATE);
 		s->action |= KMC_CA_BEGIN_ACCESS;
-	} else if (state == A && kmc_cookie_begin_access(flags, cache_live, s)) {
+	} else if (state == A && (flags & KMC_CF(IS_CACHING))) {
+		s->action |= KMC_CA_TRY_ACCESS | KMC_CA_QUEUE;
 		s->event = KMC_CEV_INVALIDATE;
-		s->action |= KMC_CA_QUEUE;
 	}
 }
 
@@ -548,7 +545,7 @@ static void kmc_invalidate_state(int state, unsigned long flags,
  * to read, new aux/size, one more invalidation counted.
  */
 int kmc_cookie_invalidate(int state, unsigned long flags, bool dio_write,
-			  bool cache_live, struct kmc_cookie_step *s)
+			  struct kmc_cookie_step *s)
 {
 	kmc_step_init(s);
 	if (flags & KMC_CF(RELINQUISHED))
@@ -562,7 +559,7 @@ int kmc_cookie_invalidate(int state, unsigned long flags, bool dio_write,
 	}
 	s->set |= KMC_CF(NO_DATA_TO_READ);
 	s->action |= KMC_CA_UPDATE_AUX | KMC_CA_INVAL_COUNT;
-	kmc_invalidate_state(state, flags, cache_live, s);
+	kmc_invalidate_state(state, flags, s);
 	return 0;
 }
 EXPORT_SYMBOL(kmc_cookie_invalidate);

@@ -16,10 +16,14 @@
  *      says so for the new count and the flags as they were, queue the
  *      state machine (fscache_end_cookie_access());
  *   2. flags &= ~clear, then flags |= set;
- *   3. event (if not KMC_CEV_NONE): state = kmc_cookie_transition(state,
+ *   3. KMC_CA_TRY_ACCESS: fscache_begin_cookie_access() (take an access,
+ *      then check that IS_CACHING is still set and the cache still live,
+ *      and give it back if not); if it refuses, kmc_cookie_access_refused()
+ *      takes back what the step needed the access for;
+ *   4. event (if not KMC_CEV_NONE): state = kmc_cookie_transition(state,
  *      event); a negative result is a bug in the caller; wake state waiters;
- *   4. the other KMC_CA_* actions, in the order their bits are listed.
- * kmc_cookie_apply() does 2 and 3.
+ *   5. the other KMC_CA_* actions, in the order their bits are listed.
+ * kmc_cookie_apply() does 2 and 4.
  *
  * Counters (the kernel's atomics):
  *   n_active   users between use and unuse (fscache_use_cookie ...)
@@ -131,8 +135,9 @@ int kmc_cookie_event_parse(const char *name, size_t len);
 #define KMC_CF(bit)			(1UL << KMC_COOKIE_##bit)
 
 /*
- * Actions of a step.  END_ACCESS is applied first (see above), the others
- * after the flags and the event, in this order:
+ * Actions of a step.  END_ACCESS is applied first and TRY_ACCESS before
+ * the event (see above), the others after the flags and the event, in
+ * this order:
  *
  *   BEGIN_ACCESS     n_accesses++
  *   UPDATE_AUX       kmc_cookie_update_aux() with the caller's aux / size
@@ -159,6 +164,8 @@ int kmc_cookie_event_parse(const char *name, size_t len);
  *   WAIT             unlock, wait until the state is not the one passed in,
  *                    then call the same helper again
  *   AGAIN            state machine: run kmc_cookie_sm_step() once more
+ *   TRY_ACCESS       (step 3 above) an access that the kernel's own
+ *                    protocol may refuse
  */
 #define KMC_CA_END_ACCESS	0x0001
 #define KMC_CA_BEGIN_ACCESS	0x0002
@@ -177,6 +184,7 @@ int kmc_cookie_event_parse(const char *name, size_t len);
 #define KMC_CA_QUEUE		0x4000
 #define KMC_CA_WAIT		0x8000
 #define KMC_CA_AGAIN		0x10000
+#define KMC_CA_TRY_ACCESS	0x20000
 
 struct kmc_cookie_step {
 	int		event;		/* enum kmc_cookie_event or NONE */
@@ -212,13 +220,11 @@ bool kmc_cookie_enabled(unsigned long flags);
 unsigned long kmc_cookie_init_flags(s64 object_size);
 
 /*
- * fscache_begin_cookie_access(): true if an access may begin (IS_CACHING
- * set and the cache live).  @s gets BEGIN_ACCESS on success; when
- * IS_CACHING is set but the cache is not live, the kernel takes and ends
- * an access, so @s gets BEGIN_ACCESS | END_ACCESS and false is returned.
+ * fscache_begin_cookie_access() refused the access @s asked for with
+ * KMC_CA_TRY_ACCESS (caching stopped or the cache died as it was taken):
+ * the event and the queueing that needed it are taken back.
  */
-bool kmc_cookie_begin_access(unsigned long flags, bool cache_live,
-			     struct kmc_cookie_step *s);
+void kmc_cookie_access_refused(struct kmc_cookie_step *s);
 /*
  * fscache_end_cookie_access(): with @n_after the count after the
  * decrement, true if the state machine must be queued (0 and no
@@ -285,11 +291,12 @@ int kmc_cookie_lookup_result(int state, unsigned long flags,
  * @dio_write and DISABLED was already set.  Else always NO_DATA_TO_READ,
  * UPDATE_AUX (aux and the new size) and INVAL_COUNT, then by state:
  * LOOKING_UP: DO_INVALIDATE + BEGIN_ACCESS unless already pending;
- * ACTIVE: kmc_cookie_begin_access() and, if granted, event INVALIDATE +
- * QUEUE; any other state: nothing more.
+ * ACTIVE with IS_CACHING: TRY_ACCESS, event INVALIDATE and QUEUE, the
+ * last two only if the access is granted (kmc_cookie_access_refused());
+ * any other state: nothing more.
  */
 int kmc_cookie_invalidate(int state, unsigned long flags, bool dio_write,
-			  bool cache_live, struct kmc_cookie_step *s);
+			  struct kmc_cookie_step *s);
 
 /*
  * __fscache_relinquish_cookie().  -EALREADY if already relinquished
@@ -349,9 +356,10 @@ enum kmc_op_verdict {
 };
 
 /*
- * fscache_begin_operation() (begin read/write and resize; after a
- * successful kmc_cookie_begin_access()) and fscache_wait_for_operation():
- * they differ in INVALIDATING, where only the latter lets PARAMS through.
+ * fscache_begin_operation() (begin read/write and resize, once
+ * fscache_begin_cookie_access() granted an access) and
+ * fscache_wait_for_operation(): they differ in INVALIDATING, where only the
+ * latter lets PARAMS through.
  * Resize (__fscache_resize_cookie()) is: enabled, begin access,
  * kmc_cookie_op_verdict(state, KMC_WANT_WRITE) until not WAIT; READY: set
  * NEEDS_UPDATE, resize the object (object_size = new size), END_ACCESS;

@@ -166,18 +166,14 @@ static void test_access_counting(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, kmc_cookie_end_access(0,
 						       KMC_CF(NO_ACCESS_WAKE)));
 	KUNIT_EXPECT_FALSE(test, kmc_cookie_end_access(-1, 0));
-	/* no access without IS_CACHING */
-	KUNIT_EXPECT_FALSE(test, kmc_cookie_begin_access(0, true, &s));
-	KUNIT_EXPECT_EQ(test, s.action, 0);
-	KUNIT_EXPECT_TRUE(test, kmc_cookie_begin_access(KMC_CF(IS_CACHING),
-							true, &s));
-	KUNIT_EXPECT_EQ(test, s.action, KMC_CA_BEGIN_ACCESS);
-	/* a dead cache: taken and given back */
-	s.action = 0;
-	KUNIT_EXPECT_FALSE(test, kmc_cookie_begin_access(KMC_CF(IS_CACHING),
-							 false, &s));
-	KUNIT_EXPECT_EQ(test, s.action,
-			KMC_CA_BEGIN_ACCESS | KMC_CA_END_ACCESS);
+	/* a refused TRY_ACCESS takes back what needed it, nothing else */
+	s.event = KMC_CEV_INVALIDATE;
+	s.action = KMC_CA_TRY_ACCESS | KMC_CA_QUEUE | KMC_CA_INVAL_COUNT;
+	s.set = KMC_CF(NO_DATA_TO_READ);
+	kmc_cookie_access_refused(&s);
+	KUNIT_EXPECT_EQ(test, s.event, KMC_CEV_NONE);
+	KUNIT_EXPECT_EQ(test, s.action, KMC_CA_INVAL_COUNT);
+	KUNIT_EXPECT_EQ(test, s.set, KMC_CF(NO_DATA_TO_READ));
 }
 
 /* Using a relinquished cookie is refused before anything is counted. */
@@ -538,47 +534,46 @@ static void test_invalidate_refusals(struct kunit *test)
 	struct kmc_cookie_step s;
 
 	KUNIT_EXPECT_EQ(test, kmc_cookie_invalidate(AS, KMC_CF(RELINQUISHED),
-						    false, true, &s), -EINVAL);
-	KUNIT_EXPECT_EQ(test, kmc_cookie_invalidate(-1, 0, false, true, &s),
+						    false, &s), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kmc_cookie_invalidate(-1, 0, false, &s),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, kmc_cookie_invalidate(AS, KMC_CF(DISABLED), true,
-						    true, &s), 0);
+						    &s), 0);
 	KUNIT_EXPECT_EQ(test, s.action | s.set | s.clear, 0);
 	KUNIT_EXPECT_EQ(test, s.event, KMC_CEV_NONE);
-	KUNIT_EXPECT_EQ(test, kmc_cookie_invalidate(QS, 0, true, true, &s), 0);
+	KUNIT_EXPECT_EQ(test, kmc_cookie_invalidate(QS, 0, true, &s), 0);
 	KUNIT_EXPECT_EQ(test, s.set,
 			KMC_CF(DISABLED) | KMC_CF(NO_DATA_TO_READ));
 }
 
 #define INVAL_COMMON	(KMC_CA_UPDATE_AUX | KMC_CA_INVAL_COUNT)
 
-/* Invalidate while looking up: pend once; ACTIVE and caching: start. */
+/*
+ * Invalidate while looking up: pend once; ACTIVE and caching: start, if
+ * the access taken for it is granted (fscache_begin_cookie_access()).
+ */
 static void test_invalidate_lookup_active(struct kunit *test)
 {
 	struct kmc_cookie_step s;
 
-	KUNIT_EXPECT_EQ(test, kmc_cookie_invalidate(LS, 0, false, true, &s),
-			0);
+	KUNIT_EXPECT_EQ(test, kmc_cookie_invalidate(LS, 0, false, &s), 0);
 	KUNIT_EXPECT_EQ(test, s.set,
 			KMC_CF(NO_DATA_TO_READ) | KMC_CF(DO_INVALIDATE));
 	KUNIT_EXPECT_EQ(test, s.action, INVAL_COMMON | KMC_CA_BEGIN_ACCESS);
 	KUNIT_EXPECT_EQ(test, kmc_cookie_invalidate(LS, KMC_CF(DO_INVALIDATE),
-						    false, true, &s), 0);
+						    false, &s), 0);
 	KUNIT_EXPECT_EQ(test, s.action, INVAL_COMMON);
 	KUNIT_EXPECT_EQ(test, kmc_cookie_invalidate(AS, KMC_CF(IS_CACHING),
-						    false, true, &s), 0);
+						    false, &s), 0);
 	KUNIT_EXPECT_EQ(test, s.event, KMC_CEV_INVALIDATE);
 	KUNIT_EXPECT_EQ(test, s.action,
-			INVAL_COMMON | KMC_CA_BEGIN_ACCESS | KMC_CA_QUEUE);
-	KUNIT_EXPECT_EQ(test, kmc_cookie_invalidate(AS, 0, false, true, &s),
-			0);
+			INVAL_COMMON | KMC_CA_TRY_ACCESS | KMC_CA_QUEUE);
+	kmc_cookie_access_refused(&s);
 	KUNIT_EXPECT_EQ(test, s.event, KMC_CEV_NONE);
 	KUNIT_EXPECT_EQ(test, s.action, INVAL_COMMON);
-	KUNIT_EXPECT_EQ(test, kmc_cookie_invalidate(AS, KMC_CF(IS_CACHING),
-						    false, false, &s), 0);
+	KUNIT_EXPECT_EQ(test, kmc_cookie_invalidate(AS, 0, false, &s), 0);
 	KUNIT_EXPECT_EQ(test, s.event, KMC_CEV_NONE);
-	KUNIT_EXPECT_EQ(test, s.action,
-			INVAL_COMMON | KMC_CA_BEGIN_ACCESS | KMC_CA_END_ACCESS);
+	KUNIT_EXPECT_EQ(test, s.action, INVAL_COMMON);
 }
 
 /* Invalidate in any other state: only the common part, no state change. */
@@ -593,7 +588,7 @@ static void test_invalidate_other_states(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test,
 				    kmc_cookie_invalidate(st,
 							  KMC_CF(IS_CACHING),
-							  false, true, &s),
+							  false, &s),
 				    0, "state %d", st);
 		KUNIT_EXPECT_EQ_MSG(test, s.action, INVAL_COMMON, "state %d",
 				    st);
@@ -759,16 +754,27 @@ static void apply_actions(struct model *m, unsigned int action)
 		m->queued = true;
 }
 
-/* Apply a step in the header's order. */
-static void apply(struct model *m, const struct kmc_cookie_step *s)
+/*
+ * Apply a step in the header's order.  TRY_ACCESS is granted as
+ * fscache_begin_cookie_access() grants it, the model's cache being live:
+ * if IS_CACHING is still set once the flags are applied.
+ */
+static void apply(struct model *m, const struct kmc_cookie_step *step)
 {
-	struct kmc_cookie_step b;
+	struct kmc_cookie_step b, t = *step;
+	const struct kmc_cookie_step *s = &t;
 
 	if (s->action & KMC_CA_END_ACCESS) {
 		m->n_accesses--;
 		KUNIT_ASSERT_GE(m->test, m->n_accesses, 0);
 		if (kmc_cookie_end_access(m->n_accesses, m->flags))
 			m->queued = true;
+	}
+	if (t.action & KMC_CA_TRY_ACCESS) {
+		if (((m->flags & ~t.clear) | t.set) & KMC_CF(IS_CACHING))
+			m->n_accesses++;
+		else
+			kmc_cookie_access_refused(&t);
 	}
 	m->state = kmc_cookie_apply(m->state, &m->flags, s);
 	KUNIT_ASSERT_GE(m->test, m->state, 0);
@@ -966,8 +972,9 @@ static void test_scenario_relinquish_pinned(struct kunit *test)
 
 	use(&m, false);
 	run(&m);
-	KUNIT_EXPECT_TRUE(test, kmc_cookie_begin_access(m.flags, true, &s));
+	s.action = KMC_CA_TRY_ACCESS;	/* an I/O's access */
 	apply(&m, &s);
+	KUNIT_EXPECT_EQ(test, m.n_accesses, 1);
 	unuse(&m);
 	relinquish(&m, false);
 	run(&m);
@@ -1026,7 +1033,7 @@ static void test_scenario_inval_during_lookup(struct kunit *test)
 
 	use(&m, false);
 	KUNIT_ASSERT_EQ(test, kmc_cookie_invalidate(m.state, m.flags, false,
-						    true, &s), 0);
+						    &s), 0);
 	apply(&m, &s);
 	KUNIT_EXPECT_EQ(test, m.n_accesses, 2);
 	KUNIT_EXPECT_EQ(test, m.inval, 1);
@@ -1036,7 +1043,7 @@ static void test_scenario_inval_during_lookup(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, m.flags & KMC_CF(DO_INVALIDATE));
 	/* and on an ACTIVE cookie it starts at once */
 	KUNIT_ASSERT_EQ(test, kmc_cookie_invalidate(m.state, m.flags, false,
-						    true, &s), 0);
+						    &s), 0);
 	apply(&m, &s);
 	KUNIT_EXPECT_EQ(test, m.state, IS);
 	run(&m);
@@ -1055,7 +1062,7 @@ static void test_scenario_inval_fails(struct kunit *test)
 	run(&m);
 	m.inval_ok = false;
 	KUNIT_ASSERT_EQ(test, kmc_cookie_invalidate(m.state, m.flags, false,
-						    true, &s), 0);
+						    &s), 0);
 	apply(&m, &s);
 	run(&m);
 	KUNIT_EXPECT_EQ(test, m.state, FS);
@@ -1117,7 +1124,7 @@ static void test_scenario_failed_lookup_pending_inval(struct kunit *test)
 	m.lookup = KMC_LOOKUP_FAILED;
 	use(&m, false);
 	KUNIT_ASSERT_EQ(test, kmc_cookie_invalidate(m.state, m.flags, false,
-						    true, &s), 0);
+						    &s), 0);
 	apply(&m, &s);
 	KUNIT_EXPECT_EQ(test, m.n_accesses, 2);
 	run(&m);

@@ -11,7 +11,8 @@
  * and unuse, cache accesses begun and ended, invalidations (DIO writes
  * among them), withdrawal by the cache, relinquishment (retiring or not),
  * re-acquiring the same key while the old cookie is still going, the
- * cache dying, time passing and queued work running.  After every event
+ * cache dying (also just as an invalidation takes its access), time
+ * passing and queued work running.  After every event
  * the two cookies must be the same: state, flags, counters, reference
  * count, LRU membership, aux data and size, queued work, the backend calls
  * made and the WARNs and BUGs hit.  Every sequence ends by relinquishing
@@ -34,19 +35,19 @@ enum ev {
 	EV_USE, EV_USE_MODIFY, EV_UNUSE, EV_UNUSE_UPDATE, EV_BEGIN_IO,
 	EV_END_IO, EV_INVALIDATE, EV_INVALIDATE_DIO, EV_WITHDRAW, EV_RUN_WORK,
 	EV_RUN_ALL, EV_TICK, EV_FIRE_TIMER, EV_RELINQUISH, EV_RETIRE,
-	EV_REACQUIRE, EV_CACHE_DIES, EV_KICK, EV__NR
+	EV_REACQUIRE, EV_CACHE_DIES, EV_KICK, EV_INVALIDATE_CACHE_DIES, EV__NR
 };
 
 static const char *const ev_names[EV__NR] = {
 	"use", "use-modify", "unuse", "unuse-update", "begin-io", "end-io",
 	"invalidate", "invalidate-dio", "withdraw", "run-work", "run-all",
 	"tick", "fire-timer", "relinquish", "relinquish-retire", "reacquire",
-	"cache-dies", "kick",
+	"cache-dies", "kick", "invalidate-as-the-cache-dies",
 };
 
 /* How often each event is drawn. */
 static const unsigned int ev_weight[EV__NR] = {
-	8, 4, 10, 3, 10, 10, 4, 2, 2, 16, 4, 6, 6, 3, 1, 3, 1, 0,
+	8, 4, 10, 3, 10, 10, 4, 2, 2, 16, 4, 6, 6, 3, 1, 3, 1, 0, 1,
 };
 
 #define MAX_COOKIES	4
@@ -134,6 +135,14 @@ static void side_event(struct side *s, enum ev e, unsigned int arg)
 		im->invalidate(c, aux, size,
 			       e == EV_INVALIDATE_DIO ? FSCACHE_INVAL_DIO_WRITE : 0);
 		break;
+	case EV_INVALIDATE_CACHE_DIES:
+		s->ctx.die_at_inval_access = true;
+		im->invalidate(c, aux, size, 0);
+		if (s->ctx.die_at_inval_access) {	/* no access was taken */
+			s->ctx.die_at_inval_access = false;
+			s->ctx.cache.state = FSCACHE_CACHE_IS_WITHDRAWN;
+		}
+		break;
 	case EV_WITHDRAW:
 		im->withdraw(c);
 		break;
@@ -194,6 +203,7 @@ static bool legal(const struct side *s, enum ev e)
 		return s->ctx.n_io > 0;
 	case EV_INVALIDATE:
 	case EV_INVALIDATE_DIO:
+	case EV_INVALIDATE_CACHE_DIES:
 	case EV_WITHDRAW:
 		return s->n && !s->relinquished;
 	case EV_RELINQUISH:
@@ -601,6 +611,13 @@ static const char *withdrawn_verdict(const struct seen *o)
 	return NULL;
 }
 
+static const char *inval_dead_cache_verdict(const struct seen *o)
+{
+	if (o->invalidations || o->n_accesses[CUR(o)] != 0)
+		return "an invalidation went ahead on a cache that had died";
+	return NULL;
+}
+
 static const struct hard_case hard_cases[] = {
 	{ "CVE-2022-48989: a use cancels an LRU discard not yet begun", 1,
 	  { EV_USE, EV_RUN_ALL, EV_UNUSE, EV_TICK, EV_FIRE_TIMER, EV_RUN_WORK,
@@ -624,6 +641,9 @@ static const struct hard_case hard_cases[] = {
 	{ "... and withdraws once they end", 1,
 	  { EV_USE, EV_RUN_ALL, EV_BEGIN_IO, EV_WITHDRAW, EV_RUN_ALL,
 	    EV_END_IO, EV_RUN_ALL, END }, 0, withdrawn_verdict },
+	{ "an invalidation re-checks the cache after taking its access", 1,
+	  { EV_USE, EV_RUN_ALL, EV_INVALIDATE_CACHE_DIES, EV_RUN_ALL, END },
+	  0, inval_dead_cache_verdict },
 };
 
 /* 0 if the case holds for @impl; prints the outcome either way. */

@@ -57,6 +57,20 @@ void ksm_hang(void)
 	longjmp(*cur->bail, 2);
 }
 
+/*
+ * An access was just taken.  If the test asked for it, the cache dies now,
+ * as fscache_withdraw_cache() can on another CPU between an invalidation's
+ * access and the check after it that the cache is still live.
+ */
+void kshim_access_seen(int why)
+{
+	if (why == fscache_access_invalidate_cookie &&
+	    cur->die_at_inval_access) {
+		cur->die_at_inval_access = false;
+		cur->cache.state = FSCACHE_CACHE_IS_WITHDRAWN;
+	}
+}
+
 bool queue_work(struct workqueue_struct *wq, struct work_struct *w)
 {
 	(void)wq;

@@ -58,6 +58,8 @@ struct ksm_ctx {
 	int scripted;			/* no random choices: 1 lookups and
 					 * everything else succeed, 2 lookups
 					 * fail */
+	bool die_at_inval_access;	/* the cache dies as an invalidation
+					 * takes its access */
 	struct fscache_cookie *io[KSM_MAX_IO];	/* accesses the test holds */
 	int n_io;
 	/* what happened */

@@ -102,7 +102,12 @@ static void kmf_update_aux(struct fscache_cookie *c, struct kmf_ctx *ctx)
 	atomic_store(&c->object_size, size);
 }
 
-/* Step items 1-3: end of access, flags, event. */
+/*
+ * Step items 1-4: end of access, flags, the access a step may be refused
+ * (always granted here: the core asks for it only with IS_CACHING set,
+ * which nothing changes without c->lock, and a mounted cache is live),
+ * event.
+ */
 static void kmf_apply_head(struct fscache_cookie *c,
 			   const struct kmc_cookie_step *s,
 			   struct kmf_ctx *ctx)
@@ -119,11 +124,13 @@ static void kmf_apply_head(struct fscache_cookie *c,
 	}
 	kmf_clear_flag(c, s->clear);
 	kmf_set_flag(c, s->set);
+	if (s->action & KMC_CA_TRY_ACCESS)
+		atomic_fetch_add(&c->n_accesses, 1);
 	if (s->event != KMC_CEV_NONE)
 		kmf_cookie_transition(c, s->event);
 }
 
-/* Step item 4, the bookkeeping actions that are done under the lock. */
+/* Step item 5, the bookkeeping actions that are done under the lock. */
 static void kmf_apply_tail(struct fscache_cookie *c,
 			   const struct kmc_cookie_step *s,
 			   struct kmf_ctx *ctx)
@@ -643,7 +650,7 @@ void fscache_invalidate(struct fscache_cookie *c, const void *aux_data,
 	pthread_mutex_lock(&c->lock);
 	state = kmf_cookie_state(c);
 	ret = kmc_cookie_invalidate(state, kmf_cookie_flags(c),
-				    flags & FSCACHE_INVAL_DIO_WRITE, true, &s);
+				    flags & FSCACHE_INVAL_DIO_WRITE, &s);
 	if (!ret) {
 		kmf_apply(c, &s, &ctx);
 		if (!kmf_inval_reaches_object(c, &s, state))

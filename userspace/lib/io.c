@@ -43,15 +43,19 @@ static void kmf_cres_attach(struct fscache_cache_resources *cres)
 	pthread_mutex_unlock(&c->lock);
 }
 
-/* fscache_begin_cookie_access() as one core step. */
+/*
+ * fscache_begin_cookie_access(): an access while IS_CACHING is set, taken
+ * as the core's KMC_CA_TRY_ACCESS step (kmf_apply_head()).
+ */
 static bool kmf_begin_cookie_access(struct fscache_cookie *c)
 {
-	struct kmc_cookie_step s = { .event = KMC_CEV_NONE };
+	struct kmc_cookie_step s = { .event = KMC_CEV_NONE,
+				     .action = KMC_CA_TRY_ACCESS };
 	bool granted;
 
 	pthread_mutex_lock(&c->lock);
-	granted = kmc_cookie_begin_access(kmf_cookie_flags(c), true, &s);
-	if (s.action)
+	granted = kmf_cookie_flags(c) & KMC_CF(IS_CACHING);
+	if (granted)
 		kmf_cookie_step_locked(c, &s);
 	pthread_mutex_unlock(&c->lock);
 	if (atomic_load(&c->work_pending))

@@ -232,9 +232,15 @@ static inline void *kmemdup(const void *src, size_t len, gfp_t gfp)
 	return p;
 }
 
-/* --- trace points and statistics: not observed -------------------------- */
+/*
+ * --- trace points and statistics: not observed, but one -----------------
+ * trace_fscache_access() comes between taking an access and checking that
+ * it may be kept (fscache_begin_cookie_access()): there the test's world
+ * may do what another CPU could at that moment (kshim_access_seen()).
+ */
+void kshim_access_seen(int why);	/* enum fscache_access_trace */
+#define trace_fscache_access(id, ref, n, why)	kshim_access_seen((int)(why))
 #define trace_fscache_cookie(...)	do { } while (0)
-#define trace_fscache_access(...)	do { } while (0)
 #define trace_fscache_active(...)	do { } while (0)
 #define trace_fscache_acquire(...)	do { } while (0)
 #define trace_fscache_relinquish(...)	do { } while (0)
