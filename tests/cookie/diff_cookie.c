@@ -35,7 +35,8 @@ enum ev {
 	EV_USE, EV_USE_MODIFY, EV_UNUSE, EV_UNUSE_UPDATE, EV_BEGIN_IO,
 	EV_END_IO, EV_INVALIDATE, EV_INVALIDATE_DIO, EV_WITHDRAW, EV_RUN_WORK,
 	EV_RUN_ALL, EV_TICK, EV_FIRE_TIMER, EV_RELINQUISH, EV_RETIRE,
-	EV_REACQUIRE, EV_CACHE_DIES, EV_KICK, EV_INVALIDATE_CACHE_DIES, EV__NR
+	EV_REACQUIRE, EV_CACHE_DIES, EV_KICK, EV_INVALIDATE_CACHE_DIES,
+	EV_REACQUIRE_NOMEM, EV__NR
 };
 
 static const char *const ev_names[EV__NR] = {
@@ -43,11 +44,12 @@ static const char *const ev_names[EV__NR] = {
 	"invalidate", "invalidate-dio", "withdraw", "run-work", "run-all",
 	"tick", "fire-timer", "relinquish", "relinquish-retire", "reacquire",
 	"cache-dies", "kick", "invalidate-as-the-cache-dies",
+	"reacquire-long-key-no-memory",
 };
 
 /* How often each event is drawn. */
 static const unsigned int ev_weight[EV__NR] = {
-	8, 4, 10, 3, 10, 10, 4, 2, 2, 16, 4, 6, 6, 3, 1, 3, 1, 0, 1,
+	8, 4, 10, 3, 10, 10, 4, 2, 2, 16, 4, 6, 6, 3, 1, 3, 1, 0, 1, 0,
 };
 
 #define MAX_COOKIES	4
@@ -81,6 +83,15 @@ static unsigned int drv_choice(unsigned int n)
  */
 static unsigned long seq_key;
 
+/* Hold @c as the current cookie. */
+static void side_hold(struct side *s, struct fscache_cookie *c)
+{
+	/* The test's own reference, to watch the cookie to the end. */
+	s->c[s->n++] = s->ctx.impl->get(c, fscache_cookie_get_attach_object);
+	s->n_active = 0;
+	s->relinquished = false;
+}
+
 static void side_acquire(struct side *s)
 {
 	u8 aux[4] = { 1, 2, 3, 4 };
@@ -88,12 +99,26 @@ static void side_acquire(struct side *s)
 
 	c = s->ctx.impl->acquire(&s->ctx.volume, 0, &seq_key, sizeof(seq_key),
 				 aux, sizeof(aux), 4096);
-	if (!c)
-		return;
-	/* The test's own reference, to watch the cookie to the end. */
-	s->c[s->n++] = s->ctx.impl->get(c, fscache_cookie_get_attach_object);
-	s->n_active = 0;
-	s->relinquished = false;
+	if (c)
+		side_hold(s, c);
+}
+
+/*
+ * Acquire a key too long to keep inline (20 bytes), whose copy cannot be
+ * allocated: the acquire must fail cleanly and free what it made.
+ */
+static void side_acquire_nomem(struct side *s)
+{
+	u8 aux[4] = { 1, 2, 3, 4 }, key[20] = { 0 };
+	struct fscache_cookie *c;
+
+	memcpy(key, &seq_key, sizeof(seq_key));
+	s->ctx.fail_key_copy = true;
+	c = s->ctx.impl->acquire(&s->ctx.volume, 0, key, sizeof(key),
+				 aux, sizeof(aux), 4096);
+	s->ctx.fail_key_copy = false;
+	if (c)
+		side_hold(s, c);
 }
 
 static struct fscache_cookie *cur_cookie(struct side *s)
@@ -167,6 +192,9 @@ static void side_event(struct side *s, enum ev e, unsigned int arg)
 	case EV_REACQUIRE:
 		side_acquire(s);
 		break;
+	case EV_REACQUIRE_NOMEM:
+		side_acquire_nomem(s);
+		break;
 	case EV_CACHE_DIES:
 		s->ctx.cache.state = FSCACHE_CACHE_IS_WITHDRAWN;
 		break;
@@ -210,6 +238,7 @@ static bool legal(const struct side *s, enum ev e)
 	case EV_RETIRE:
 		return s->n && !s->relinquished && s->n_active == 0;
 	case EV_REACQUIRE:
+	case EV_REACQUIRE_NOMEM:
 		return s->relinquished && s->n < MAX_COOKIES;
 	default:
 		return true;
@@ -342,7 +371,8 @@ static void abandon(struct side *s)
 	for (i = 0; i < s->ctx.n_live; i++) {
 		struct fscache_cookie *c = s->ctx.live[i];
 
-		if (!list_empty(&c->commit_link))
+		/* (NULL links: a cookie a failed acquire left half made) */
+		if (c->commit_link.next && !list_empty(&c->commit_link))
 			list_del_init(&c->commit_link);
 		graveyard[n_graves++] = c;
 	}
@@ -618,6 +648,13 @@ static const char *inval_dead_cache_verdict(const struct seen *o)
 	return NULL;
 }
 
+static const char *nomem_verdict(const struct seen *o)
+{
+	if (o->bailed || o->warns || o->n != 1)
+		return "a failed allocation in acquire was not a clean failure";
+	return NULL;
+}
+
 static const struct hard_case hard_cases[] = {
 	{ "CVE-2022-48989: a use cancels an LRU discard not yet begun", 1,
 	  { EV_USE, EV_RUN_ALL, EV_UNUSE, EV_TICK, EV_FIRE_TIMER, EV_RUN_WORK,
@@ -644,6 +681,9 @@ static const struct hard_case hard_cases[] = {
 	{ "an invalidation re-checks the cache after taking its access", 1,
 	  { EV_USE, EV_RUN_ALL, EV_INVALIDATE_CACHE_DIES, EV_RUN_ALL, END },
 	  0, inval_dead_cache_verdict },
+	{ "acquire fails cleanly when a long key cannot be copied", 1,
+	  { EV_RELINQUISH, EV_RUN_ALL, EV_REACQUIRE_NOMEM, END },
+	  0, nomem_verdict },
 };
 
 /* 0 if the case holds for @impl; prints the outcome either way. */

@@ -144,6 +144,8 @@ void *kmem_cache_zalloc(struct kmem_cache *c, gfp_t gfp)
 	p = kzalloc(c->size, gfp);
 	if (p)
 		cur->live[cur->n_live++] = p;
+	if (p && cur->fail_key_copy)	/* fscache_set_key()'s kzalloc() */
+		kmc_alloc_fail_next(1);
 	return p;
 }
 

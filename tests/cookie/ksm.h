@@ -60,6 +60,8 @@ struct ksm_ctx {
 					 * fail */
 	bool die_at_inval_access;	/* the cache dies as an invalidation
 					 * takes its access */
+	bool fail_key_copy;		/* the allocation after the next
+					 * cookie's fails */
 	struct fscache_cookie *io[KSM_MAX_IO];	/* accesses the test holds */
 	int n_io;
 	/* what happened */

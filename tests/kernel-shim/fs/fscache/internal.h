@@ -138,8 +138,11 @@ static inline void list_add_tail(struct list_head *n, struct list_head *h)
 	h->prev->next = n;
 	h->prev = n;
 }
+/* Unlinking through a NULL pointer is an oops in the kernel: here a BUG. */
 static inline void list_del(struct list_head *e)
 {
+	if (!e->prev || !e->next)
+		BUG();
 	e->prev->next = e->next;
 	e->next->prev = e->prev;
 }
