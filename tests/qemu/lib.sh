@@ -37,15 +37,53 @@ boot() {
 		"$job" "$log" || fail "$flavour: job $job"
 }
 
-# make_share DIR: files of many sizes, empty, sub-directories.
+# make_share DIR: files of many sizes, empty, sub-directories, each file's
+# bytes a function of its name, every mtime the same: the same share each
+# time, so that a kept guest run read what a new one would.
 make_share() {
-	mkdir -p "$1/sub/deeper"
-	: >"$1/empty"
-	echo hello >"$1/sub/small"
-	for n in 1 511 4096 4097 65536 300000 1048577; do
-		head -c "$n" /dev/urandom >"$1/f$n"
-	done
-	head -c 2000000 /dev/urandom >"$1/sub/deeper/big"
+	python3 - "$1" <<'EOF'
+import os, random, sys
+top = sys.argv[1]
+files = {'empty': b'', 'sub/small': b'hello\n'}
+for n in (1, 511, 4096, 4097, 65536, 300000, 1048577):
+    files['f%d' % n] = n
+files['sub/deeper/big'] = 2000000
+for name, data in files.items():
+    path = os.path.join(top, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if isinstance(data, int):
+        data = random.Random(name).randbytes(data)
+    with open(path, 'wb') as f:
+        f.write(data)
+EOF
+	find "$1" -exec touch -h -d @1767225600 {} +
+}
+
+# kept_share: the dir of a share made by make_share once in the kernel
+# store, read-only from then on, whose inode numbers (9p's cookie keys)
+# and mtimes (its coherency data) stay the same between runs, so that a
+# guest run kept with it can stand for a new one.  $T/share.list says
+# what it is (inode, mtime, size, path), for kept_key.  With no store,
+# a fresh one in $T.
+kept_share() {
+	store=$(kstore_dir)
+	if [ "$store" = none ]; then
+		share=$T/share
+		make_share "$share"
+	else
+		share=$store/share
+		if [ ! -d "$share" ]; then
+			mkdir -p "$store"
+			tmp=$(mktemp -d "$store/share.XXXXXX")
+			make_share "$tmp"
+			chmod -R a-w "$tmp"
+			mv -T "$tmp" "$share" 2>/dev/null ||
+				{ chmod -R u+w "$tmp"; rm -rf "$tmp"; }
+		fi
+	fi
+	(cd "$share" && find . -printf '%i %T@ %s %p\n' | LC_ALL=C sort -k4) \
+		>"$T/share.list"
+	echo "$share"
 }
 
 # share_sums DIR: "SUM PATH" of every file, sorted by path.
