@@ -85,7 +85,7 @@ static char *kernel_cook(const u8 *key, unsigned int len)
 }
 
 /*
- * The way cachefiles cooks (patch 0017): kmc_cooked_len(), then a buffer of
+ * The way cachefiles cooks (patch 0020): kmc_cooked_len(), then a buffer of
  * exactly that many bytes and the NUL, where nothing may be written past
  * the name.  Must give @name, which had a buffer of KMC_COOKED_MAX + 1.
  */
