@@ -80,9 +80,12 @@ export CCACHE_DIR=${KMIRROR_CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kmirror-
 # into the kernel store (kstore.sh) by their real paths.
 CCACHE_BASEDIR=$(cd -P "$out/k/.." && pwd)
 export CCACHE_BASEDIR CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-4G}
-# Reproducible version strings, so that ccache can hit on init/version.c.
+# Reproducible version strings, so that ccache can hit on init/version.c,
+# and a kernel relinked from the same sources is the same bzImage (the
+# "#N" build count would change it), so its kept guest runs still hold.
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=kmirror KBUILD_BUILD_HOST=kmirror
+export KBUILD_BUILD_VERSION=1
 if [ "$cc" = clang ]; then
 	set -- LLVM=1 CC="ccache clang" HOSTCC="ccache clang"
 else

@@ -168,6 +168,31 @@ kept_key() {
 			"$S/qemu-run.sh" "$S/qemu-accel.sh" \
 			"$S/console-check.sh" "$@"; } | sha256sum | cut -c1-16)
 	KEPT=$store/guest-runs/$name-$flavour-$key
+	kept_said="$flavour: not booted"
+}
+
+# kept_source_key NAME PATHSPEC...: the same for a test that boots nothing
+# and only reads the sources (the stack frames of the series' files): its
+# run of test NAME keyed by the content of the files PATHSPEC selects (git
+# ls-files, tracked or not), the test, this file and every installed
+# package's version (the compilers, the linux-source tree), in $KEPT
+# (empty with no store or outside a git checkout).
+kept_source_key() {
+	store=$(kstore_dir)
+	KEPT=
+	[ "$store" != none ] &&
+		git -C "$KMIRROR_SOURCE_ROOT" rev-parse --git-dir \
+			>/dev/null 2>&1 || return 0
+	name=$1
+	shift
+	key=$({ cat "$0" "$KMIRROR_SOURCE_ROOT/tests/qemu/lib.sh"
+		dpkg-query -W -f='${Package} ${Version}\n'
+		git -C "$KMIRROR_SOURCE_ROOT" ls-files -z -co \
+			--exclude-standard -- "$@" | LC_ALL=C sort -z |
+			(cd "$KMIRROR_SOURCE_ROOT" && xargs -0 sha256sum)
+	} | sha256sum | cut -c1-16)
+	KEPT=$store/guest-runs/$name-$key
+	kept_said="$name: not run"
 }
 
 # kept_restore FILE...: copy the kept run's FILEs (by base name) to where
@@ -178,8 +203,8 @@ kept_restore() {
 	for f in "$@"; do
 		cp "$KEPT/$(basename "$f")" "$f" || return 1
 	done
-	echo "# $flavour: not booted: the run kept as ${KEPT##*/}" \
-		"had the same kernel, initramfs, scripts and inputs"
+	echo "# $kept_said: the run kept as ${KEPT##*/} had the same" \
+		"kernel, initramfs, scripts and inputs"
 }
 
 # kept_keep FILE...: keep a run that passed (whole or not at all).
